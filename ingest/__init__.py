@@ -1,0 +1,1 @@
+"""Loaders that bring papers and reviews into the warehouse's raw layer."""

@@ -1,0 +1,172 @@
+"""Load a paperlists-style file: one record per paper with per-reviewer score lists.
+
+This is the layout of public dumps such as `accepted_papers.parquet` (ICLR 2026): the i-th
+element of `rating`, `confidence`, `soundness`, `contribution` and `presentation` is the i-th
+reviewer's score. Such dumps carry no review ids, so a stable one is derived from the paper id
+and the reviewer's position. JSON versions sometimes hold the lists as `;`-joined strings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ingest.profiles import Profile, parse_score, resolve_profile
+from ingest.records import read_records
+from ingest.warehouse import SIGNALS, Batch, Rejection, connect, write_batch
+
+ID_FIELDS = ("paper_id", "openreview_id", "id")
+NOT_ACCEPTED = re.compile(r"reject|withdr|desk|pending|submitted", re.IGNORECASE)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, help="parquet, JSON or JSONL file (optionally .gz)")
+    parser.add_argument("--venue", required=True, help='venue name stored with each paper, e.g. "ICLR 2026"')
+    parser.add_argument("--profile", help="review-form profile (default: derived from --venue)")
+    parser.add_argument(
+        "--snapshot-at",
+        type=datetime.fromisoformat,
+        help="when the file's scores were taken (ISO time; default: the file's modification time)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    profile = resolve_profile(args.venue, args.profile)
+    for signal in profile.missing_signals():
+        print(f"warning: the {profile.name} review form has no {signal}; it stays empty")
+    if not args.path.exists():
+        raise FileNotFoundError(f"{args.path}: no such file")
+    snapshot_at = args.snapshot_at or datetime.fromtimestamp(args.path.stat().st_mtime, UTC)
+    batch = read_paperlists(args.path, args.venue, profile, snapshot_at)
+    con = connect()
+    try:
+        summary = write_batch(con, batch)
+    finally:
+        con.close()
+    print(summary.render())
+    return 0
+
+
+def read_paperlists(path: Path, venue: str, profile: Profile, snapshot_at: datetime) -> Batch:
+    """Turn a paperlists file into a Batch: papers, their reviews, and every rejection."""
+    batch = Batch(kind="paperlists", source=str(path.resolve()), snapshot_at=snapshot_at)
+    seen: set[str] = set()
+    for location, record in read_records(path):
+        batch.records_read += 1
+        if isinstance(record, Rejection):
+            batch.rejected.append(record)
+            continue
+        _read_paper(batch, location, record, venue, profile, seen)
+    return batch
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise TypeError(type(value).__name__)
+
+
+def _list(value: Any) -> list[Any] | None:
+    """A score or keyword list from a list, an array, or a `;`-joined string."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(";")] if value.strip() else []
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value]
+
+
+def _read_paper(batch: Batch, location: str, record: dict[str, Any], venue: str,
+                profile: Profile, seen: set[str]) -> None:
+    raw_id = next((record[f] for f in ID_FIELDS if record.get(f) not in (None, "")), None)
+    if raw_id is None:
+        batch.reject(location, f"missing id: {location} has none of {', '.join(ID_FIELDS)}",
+                     record)
+        return
+    if not isinstance(raw_id, (str, int)) or isinstance(raw_id, bool):
+        batch.reject(location, f"wrong type: {location} id is a {type(raw_id).__name__}", record)
+        return
+    paper_id = str(raw_id).strip()
+    key = f"paper {paper_id}"
+    if paper_id in seen:
+        batch.reject(key, f"duplicate paper: {key} appears again at {location}", record)
+        return
+    try:
+        title = _text(record.get("title"))
+        abstract = _text(record.get("abstract"))
+        primary_area = _text(record.get("primary_area"))
+        status = _text(record.get("status"))
+        forum_url = _text(record.get("site") or record.get("forum_url"))
+        pdf_url = _text(record.get("pdf_link") or record.get("pdf_url"))
+    except TypeError as error:
+        batch.reject(key, f"wrong type: {key} has a text field holding a {error}", record)
+        return
+    if not title:
+        batch.reject(key, f"missing field: {key} has no title", record)
+        return
+    keywords = _list(record.get("keywords"))
+    if keywords is not None and not all(isinstance(k, str) for k in keywords):
+        batch.reject(key, f"wrong type: {key} field keywords is not a list of text", record)
+        return
+    columns = {}
+    for signal in SIGNALS:
+        spec = profile.fields.get(signal)
+        field = spec.form_field if spec and spec.form_field else signal
+        values = _list(record.get(field))
+        if values is not None:
+            columns[signal] = values
+    lengths = {signal: len(values) for signal, values in columns.items()}
+    if len(set(lengths.values())) > 1:
+        detail = ", ".join(f"{n} {s}" for s, n in lengths.items())
+        batch.reject(key, f"mismatched score lists: {key} has {detail}", record)
+        return
+    seen.add(paper_id)
+    batch.papers.append({
+        "paper_id": paper_id,
+        "venue": venue,
+        "title": title,
+        "abstract": abstract,
+        "primary_area": primary_area,
+        "keywords": [k.strip() for k in keywords if k.strip()] if keywords else [],
+        "status": status,
+        "is_accepted": status is None or not NOT_ACCEPTED.search(status),
+        "forum_url": forum_url,
+        "pdf_url": pdf_url,
+    })
+    for position in range(max(lengths.values(), default=0)):
+        _read_review(batch, paper_id, position, columns, profile)
+
+
+def _read_review(batch: Batch, paper_id: str, position: int, columns: dict[str, list[Any]],
+                 profile: Profile) -> None:
+    review_id = f"{paper_id}#r{position + 1}"
+    review: dict[str, Any] = {
+        "paper_id": paper_id,
+        "review_id": review_id,
+        "reviewer": f"Reviewer {position + 1}",
+    }
+    for signal in SIGNALS:
+        spec = profile.fields.get(signal)
+        if signal not in columns or spec is None or not spec.form_field:
+            review[signal] = None
+            continue
+        value = columns[signal][position]
+        try:
+            review[signal] = parse_score(value, spec)
+        except ValueError as error:
+            kind = "out of scale" if "outside" in str(error) else "unparsable score"
+            batch.reject(f"review {review_id}",
+                         f"{kind}: review {review_id} field {signal}: {error}",
+                         {signal: value, "paper_id": paper_id, "position": position + 1})
+            return
+    batch.reviews.append(review)

@@ -1,0 +1,131 @@
+"""Per-venue review-form profiles: which form field feeds which signal, on which scale.
+
+Review forms change by venue and year, so the mapping is data (`seeds/review_form_profiles.csv`,
+also a dbt seed that tests use) rather than code.  A profile row with an empty `form_field`
+records that the venue's form lacks that signal: loaders leave it empty and say so.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+from ingest.warehouse import SIGNALS
+
+PROFILES_CSV = Path(__file__).resolve().parent.parent / "seeds" / "review_form_profiles.csv"
+_LEADING_NUMBER = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)(?=$|[\s:;,.)\-–—])")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One signal of one venue's form: the field holding it and its scale."""
+
+    signal: str
+    form_field: str | None
+    scale_min: float | None
+    scale_max: float | None
+    allowed_values: frozenset[float] | None
+
+    def describe_scale(self) -> str:
+        if self.allowed_values:
+            return "{" + ",".join(_fmt(v) for v in sorted(self.allowed_values)) + "}"
+        return f"{_fmt(self.scale_min)}..{_fmt(self.scale_max)}"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A venue's review form, keyed by signal."""
+
+    name: str
+    venue_id_pattern: str
+    fields: dict[str, FieldSpec]
+
+    def missing_signals(self) -> list[str]:
+        """Signals the method needs that this venue's form does not collect."""
+        return [s for s in SIGNALS if s not in self.fields or not self.fields[s].form_field]
+
+
+def _fmt(value: float | None) -> str:
+    if value is None:
+        return "?"
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def load_profiles(path: Path = PROFILES_CSV) -> dict[str, Profile]:
+    """Read every profile from the seed file."""
+    rows: dict[str, list[dict[str, str]]] = {}
+    with path.open(newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            rows.setdefault(row["profile"], []).append(row)
+    profiles = {}
+    for name, entries in rows.items():
+        fields = {}
+        for row in entries:
+            allowed = row.get("allowed_values") or ""
+            fields[row["signal"]] = FieldSpec(
+                signal=row["signal"],
+                form_field=row["form_field"] or None,
+                scale_min=float(row["scale_min"]) if row["scale_min"] else None,
+                scale_max=float(row["scale_max"]) if row["scale_max"] else None,
+                allowed_values=frozenset(float(v) for v in allowed.split(";")) if allowed else None,
+            )
+        profiles[name] = Profile(name, entries[0]["venue_id_pattern"], fields)
+    return profiles
+
+
+def resolve_profile(venue: str, explicit: str | None = None, path: Path = PROFILES_CSV) -> Profile:
+    """Find the profile for a venue: by explicit name, by the venue name squashed to
+    letters and digits ("ICLR 2026" -> iclr2026), or by the OpenReview venue-id pattern."""
+    profiles = load_profiles(path)
+    if explicit:
+        if explicit not in profiles:
+            raise ValueError(
+                f"unknown review-form profile {explicit!r}; known: {', '.join(sorted(profiles))}"
+            )
+        return profiles[explicit]
+    squashed = re.sub(r"[^a-z0-9]", "", venue.lower())
+    if squashed in profiles:
+        return profiles[squashed]
+    for profile in profiles.values():
+        if fnmatchcase(venue, profile.venue_id_pattern.replace("%", "*")):
+            return profile
+    raise ValueError(
+        f"no review-form profile matches venue {venue!r}; pass --profile with one of: "
+        f"{', '.join(sorted(profiles))} (or add one to {path.name})"
+    )
+
+
+def parse_score(value: object, spec: FieldSpec) -> float | None:
+    """Parse one reviewer score such as 8, "8", "8: accept, good paper" or "3 good".
+
+    Returns None for an empty value; raises ValueError with a readable reason for a value
+    that does not parse or lies outside the form's scale.
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, dict) and "value" in value:
+        return parse_score(value["value"], spec)
+    if isinstance(value, bool):
+        raise ValueError(f"not a score: {value!r}")
+    if isinstance(value, (int, float)):
+        number = float(value)
+    elif isinstance(value, str):
+        match = _LEADING_NUMBER.match(value)
+        if not match:
+            raise ValueError(f"not a score: {value[:80]!r}")
+        number = float(match.group(1))
+    else:
+        raise ValueError(f"not a score: {type(value).__name__} {str(value)[:80]!r}")
+    if math.isnan(number) or math.isinf(number):
+        raise ValueError(f"not a finite score: {value!r}")
+    if spec.allowed_values is not None and number not in spec.allowed_values:
+        raise ValueError(f"{_fmt(number)} is outside the scale {spec.describe_scale()}")
+    if (spec.scale_min is not None and number < spec.scale_min) or (
+        spec.scale_max is not None and number > spec.scale_max
+    ):
+        raise ValueError(f"{_fmt(number)} is outside the scale {spec.describe_scale()}")
+    return number

@@ -1,0 +1,31 @@
+with
+
+source as (
+
+    select * from {{ source('raw', 'papers') }}
+
+),
+
+renamed as (
+
+    select
+        paper_id,
+        venue,
+        title,
+        abstract,
+        primary_area,
+        lower(trim(primary_area)) as primary_area_key,
+        keywords,
+        status,
+        is_accepted,
+        forum_url,
+        pdf_url,
+        source as loaded_from,
+        snapshot_at,
+        loaded_at
+
+    from source
+
+)
+
+select * from renamed

@@ -1,0 +1,195 @@
+"""A real HTTP server on 127.0.0.1 that speaks enough of the chat completions API for tests.
+
+Use in-process (`with FakeLLM(...) as server:`) or as a process for the benchmark:
+    python tests/python/fake_llm_server.py --delay 1.0      # prints the base URL, then serves
+
+Papers are recognised by the <title> of the user message.  A script maps a title to a list
+of actions consumed one per request (then the default answer):
+    {"status": 429, "headers": {"Retry-After": "0"}}       an error status
+    {"content": "{not json"}                               a 200 answer with this message text
+    {"delay": 2.0}                                         wait before answering (combinable)
+    {"echo_auth": True, "status": 500}                     echo the Authorization header back
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+
+
+def paper_title(body: dict[str, Any]) -> str | None:
+    for message in body.get("messages", []):
+        if message.get("role") == "user":
+            found = TITLE.search(message.get("content") or "")
+            if found:
+                return found.group(1)
+    return None
+
+
+def enum_of(body: dict[str, Any]) -> list[str]:
+    try:
+        schema = body["response_format"]["json_schema"]["schema"]
+        return list(schema["properties"]["category"]["enum"])
+    except (KeyError, TypeError):
+        return ["Other"]
+
+
+def default_category(title: str | None, choices: list[str]) -> str:
+    digest = hashlib.sha1((title or "").encode("utf-8")).digest()
+    return choices[digest[0] % len(choices)]
+
+
+class FakeLLM:
+    def __init__(self, *, delay: float = 0.0, script: dict[str, list[dict[str, Any]]] | None = None,
+                 categories: dict[str, str] | None = None,
+                 chooser: Callable[[str | None, list[str]], str] | None = None) -> None:
+        self.delay = delay
+        self.script = {k: list(v) for k, v in (script or {}).items()}
+        self.categories = categories or {}
+        self.chooser = chooser or default_category
+        self.lock = threading.Lock()
+        self.requests: list[dict[str, Any]] = []   # every request received, in order
+        self.answered: Counter[str] = Counter()     # 200 answers fully sent, per title
+        self.server: ThreadingHTTPServer | None = None
+        self.thread: threading.Thread | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def start(self, port: int = 0) -> FakeLLM:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                return None
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                try:
+                    body = json.loads(raw)
+                except json.JSONDecodeError:
+                    self._send(400, {"error": {"message": "bad json"}})
+                    return
+                fake._handle(self, body)
+
+            def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None,
+                      text: str | None = None) -> bool:
+                data = (text if text is not None else json.dumps(payload)).encode("utf-8")
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for key, value in (headers or {}).items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    self.wfile.write(data)
+                    self.wfile.flush()
+                    return True
+                except (BrokenPipeError, ConnectionResetError):
+                    return False
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+            request_queue_size = 512
+
+        self.server = Server(("127.0.0.1", port), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self.server:
+            self.server.shutdown()
+            self.server.server_close()
+
+    def __enter__(self) -> FakeLLM:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    @property
+    def base_url(self) -> str:
+        assert self.server is not None
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    # -- behaviour -----------------------------------------------------------------------
+    def requests_per_title(self) -> Counter[str]:
+        with self.lock:
+            return Counter(r["title"] for r in self.requests)
+
+    def _handle(self, handler: Any, body: dict[str, Any]) -> None:
+        title = paper_title(body)
+        with self.lock:
+            self.requests.append({
+                "title": title, "body": body, "headers": dict(handler.headers.items()),
+                "path": handler.path, "at": time.time(),
+            })
+            queue = self.script.get(title or "")
+            action = queue.pop(0) if queue else {}
+        delay = action.get("delay", self.delay)
+        if delay:
+            time.sleep(delay)
+        if "status" in action:
+            payload: dict[str, Any] = {"error": {"message": action.get("message", "scripted"),
+                                                 "type": "scripted", "code": action["status"]}}
+            if action.get("echo_auth"):
+                payload["error"]["message"] = (
+                    "echo: Authorization=" + str(handler.headers.get("Authorization"))
+                )
+            handler._send(action["status"], payload, action.get("headers"))
+            return
+        choices = enum_of(body)
+        if "content" in action:
+            content = action["content"]
+        else:
+            category = self.categories.get(title or "") or self.chooser(title, choices)
+            content = json.dumps({"category": category, "confidence": "high",
+                                  "rationale": f"The main contribution fits {category}."})
+        response = {
+            "id": f"chatcmpl-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "fake"),
+            "choices": [{
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": action.get("finish_reason", "stop"),
+            }],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+        }
+        if handler._send(200, response):
+            with self.lock:
+                self.answered[title or ""] += 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds before each answer")
+    args = parser.parse_args()
+    server = FakeLLM(delay=args.delay).start(args.port)
+    print(server.base_url, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
