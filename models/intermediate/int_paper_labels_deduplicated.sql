@@ -26,7 +26,7 @@ ranked as (
         count(*) over (partition by paper_id) as label_count,
         row_number() over (
             partition by paper_id
-            order by labeled_at desc, loaded_at desc, label_id
+            order by labeled_at desc, loaded_at desc, label_id asc
         ) as recency
 
     from in_taxonomy

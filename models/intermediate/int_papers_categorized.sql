@@ -53,9 +53,9 @@ taxonomy as (
 taxonomy_overrides as (
 
     select
-        lower(trim(primary_area)) as primary_area_key,
         category as override_category,
-        reason as override_reason
+        reason as override_reason,
+        lower(trim(primary_area)) as primary_area_key
 
     from overrides
     where taxonomy = {{ sql_string(var('taxonomy')) }}
@@ -80,11 +80,11 @@ categorized as (
         labels.labeled_at,
         taxonomy_overrides.override_reason,
         coalesce(taxonomy_overrides.override_category, labels.category) as category,
+        coalesce(reviews.review_count, 0) as review_count,
         case
             when taxonomy_overrides.override_category is not null then 'primary_area_override'
             when labels.category is not null then 'label'
-        end as category_source,
-        coalesce(reviews.review_count, 0) as review_count
+        end as category_source
 
     from accepted
     left join labels

@@ -22,16 +22,20 @@ final as (
         exclusion_reason,
         case exclusion_reason
             when 'primary_area_override'
-                then 'primary area "' || primary_area || '" is overridden into ' || category
+                then
+                    'primary area "' || primary_area || '" is overridden into ' || category
                     || ', which is not ranked: ' || override_reason
             when 'category_not_ranked'
-                then 'category ' || category || ' is not ranked in taxonomy '
+                then
+                    'category ' || category || ' is not ranked in taxonomy '
                     || {{ sql_string(var('taxonomy')) }}
             when 'no_label'
-                then 'no label for taxonomy ' || {{ sql_string(var('taxonomy')) }}
+                then
+                    'no label for taxonomy ' || {{ sql_string(var('taxonomy')) }}
                     || ' (run python -m classify run or import labels)'
             when 'unknown_category'
-                then 'label ' || category || ' is not a category of taxonomy '
+                then
+                    'label ' || category || ' is not a category of taxonomy '
                     || {{ sql_string(var('taxonomy')) }}
             when 'no_reviews'
                 then 'no official reviews loaded, so there is nothing to rank it by'

@@ -39,7 +39,8 @@ final as (
             when papers.category <> selections.category
                 then 'paper is ranked in ' || papers.category || ', not ' || selections.category
             when not rankings.is_top_n
-                then 'paper is ranked ' || rankings.category_rank || ', outside the top '
+                then
+                    'paper is ranked ' || rankings.category_rank || ', outside the top '
                     || {{ var('top_n') }}
         end as flag_reason,
         flag_reason is not null as is_flagged

@@ -52,7 +52,7 @@ ranked_papers as (
         papers.pdf_url,
         signals.review_count,
         {%- for signal in signals %}
-            signals.{{ signal }},
+            signals.{{ signal }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from papers
@@ -80,7 +80,8 @@ weighted as (
     select
         standardized.*,
         {%- for signal in signals %}
-            weight_set.w_{{ signal }} * standardized.z_{{ signal }} as {{ signal }}_term,
+            weight_set.w_{{ signal }} * standardized.z_{{ signal }} as {{ signal }}_term
+            {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from standardized
@@ -104,9 +105,11 @@ final as (
 
     select
         *,
+        -- rounded so that papers with the same scores in another review order (which move
+        -- the composite in the 16th digit) tie, and the documented tie-breakers decide
         row_number() over (
             partition by {{ category_window }}
-            order by local_top_overall desc, rating_mean desc nulls last, paper_id
+            order by round(local_top_overall, 12) desc, rating_mean desc nulls last, paper_id asc
         ) as category_rank,
         category_rank <= {{ var('top_n') }} as is_top_n
 

@@ -14,7 +14,6 @@ renamed as (
         title,
         abstract,
         primary_area,
-        lower(trim(primary_area)) as primary_area_key,
         keywords,
         status,
         is_accepted,
@@ -22,7 +21,8 @@ renamed as (
         pdf_url,
         source as loaded_from,
         snapshot_at,
-        loaded_at
+        loaded_at,
+        lower(trim(primary_area)) as primary_area_key
 
     from source
 

@@ -12,10 +12,10 @@ renamed as (
         load_id,
         source as loaded_from,
         record_key,
-        trim(split_part(reason, ':', 1)) as reason_kind,
         reason,
         payload,
-        rejected_at
+        rejected_at,
+        trim(split_part(reason, ':', 1)) as reason_kind
 
     from source
 

@@ -1,0 +1,55 @@
+with
+
+history as (
+
+    select * from {{ ref('stg_raw__review_history') }}
+
+),
+
+per_snapshot as (
+
+    select
+        paper_id,
+        snapshot_at,
+        count(*) as review_count,
+        avg(rating) as rating_mean,
+        avg(contribution) as contribution_mean,
+        avg(soundness) as soundness_mean,
+        avg(confidence) as confidence_mean,
+        stddev_pop(rating) as rating_std
+
+    from history
+    group by paper_id, snapshot_at
+
+),
+
+with_previous as (
+
+    select
+        *,
+        row_number() over (partition by paper_id order by snapshot_at asc) as snapshot_number,
+        count(*) over (partition by paper_id) as snapshot_count,
+        lag(snapshot_at) over (partition by paper_id order by snapshot_at asc) as previous_snapshot_at,
+        lag(review_count) over (partition by paper_id order by snapshot_at asc) as previous_review_count,
+        lag(rating_mean) over (partition by paper_id order by snapshot_at asc) as previous_rating_mean,
+        lag(contribution_mean) over (
+            partition by paper_id order by snapshot_at asc
+        ) as previous_contribution_mean
+
+    from per_snapshot
+
+),
+
+final as (
+
+    select
+        *,
+        rating_mean - previous_rating_mean as rating_mean_change,
+        contribution_mean - previous_contribution_mean as contribution_mean_change,
+        snapshot_number = snapshot_count as is_latest_snapshot
+
+    from with_previous
+
+)
+
+select * from final

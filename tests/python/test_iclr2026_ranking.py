@@ -1,0 +1,137 @@
+"""End to end on the real ICLR 2026 data: load, label, `dbt build`, export, and check the
+ranking against an independent pandas reading of the method (written here, not imported)."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pandas as pd
+import pytest
+from project import ICLR, Project, require_shared
+
+import duckdb
+
+RANKED = {
+    "Datasets & Benchmarks": 443,
+    "Inference Optimisation": 554,
+    "AI for Life Sciences": 299,
+    "Robotics": 211,
+    "Infrastructure": 107,
+    "SWE Agents": 43,
+}
+WEIGHTS = {
+    "contribution_mean": 0.40,
+    "rating_mean": 0.35,
+    "confidence_mean": 0.10,
+    "soundness_mean": 0.10,
+    "rating_std": -0.05,
+}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    papers = require_shared(ICLR / "accepted_papers.parquet")
+    labels = require_shared(ICLR / "peer_llm_labels.parquet")
+    scratch = tmp_path_factory.mktemp("iclr2026")
+    project = Project(scratch / "warehouse.duckdb", scratch)
+    project.python("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.python("classify", "import", str(labels), "--taxonomy", "iclr2026")
+    project.dbt("build", "--vars", "{taxonomy: iclr2026}")
+    project.dbt("run-operation", "export_category_csvs", "--vars", "{taxonomy: iclr2026}",
+                "--args", f"{{out_dir: '{scratch / 'exports' / 'iclr2026'}'}}")
+    return project
+
+
+def expected_rankings() -> pd.DataFrame:
+    """The method, read straight off the article, from the shared files with pandas."""
+    papers = pd.read_parquet(ICLR / "accepted_papers.parquet")
+    labels = pd.read_parquet(ICLR / "peer_llm_labels.parquet")
+    frame = papers.merge(labels, on="openreview_id", how="left")
+    frame["category"] = np.where(
+        frame["primary_area"].str.lower() == "datasets and benchmarks",
+        "Datasets & Benchmarks", frame["llm_category"],
+    )
+    frame = frame[frame["category"].isin(RANKED)].copy()
+    for signal in ("contribution", "rating", "confidence", "soundness"):
+        frame[f"{signal}_mean"] = frame[signal].map(lambda scores: float(np.mean(scores)))
+    frame["rating_std"] = frame["rating"].map(lambda scores: float(np.std(scores, ddof=0)))
+    frame["expected"] = 0.0
+    for signal, weight in WEIGHTS.items():
+        grouped = frame.groupby("category")[signal]
+        std = grouped.transform("std")  # sample std (ddof=1)
+        z = (frame[signal] - grouped.transform("mean")) / std.where(std > 0)
+        frame["expected"] += weight * z.fillna(0.0)
+    frame = frame.sort_values(
+        ["category", "expected", "rating_mean", "openreview_id"],
+        ascending=[True, False, False, True],
+        key=lambda col: col.round(12) if col.name == "expected" else col,
+    )
+    frame["expected_rank"] = frame.groupby("category").cumcount() + 1
+    return frame.rename(columns={"openreview_id": "paper_id"})
+
+
+def read(project: Project, sql: str) -> pd.DataFrame:
+    con = duckdb.connect(str(project.db), read_only=True)
+    try:
+        return con.execute(sql).df()
+    finally:
+        con.close()
+
+
+def test_ranked_categories_and_sizes(built: Project) -> None:
+    sizes = read(built, "select category, count(*) as n, max(category_rank) as max_rank, "
+                        "count(*) filter (where is_top_n) as top from marts.paper_rankings "
+                        "group by category")
+    assert dict(zip(sizes["category"], sizes["n"], strict=True)) == RANKED
+    assert (sizes["max_rank"] == sizes["n"]).all()
+    assert (sizes["top"] == sizes["n"].clip(upper=30)).all()
+    assert sizes["n"].sum() == 1657
+
+
+def test_composite_matches_independent_pandas(built: Project) -> None:
+    actual = read(built, "select paper_id, category, local_top_overall, category_rank "
+                         "from marts.paper_rankings")
+    expected = expected_rankings()
+    merged = expected.merge(actual, on=["paper_id", "category"], how="outer", indicator=True)
+    assert (merged["_merge"] == "both").all(), merged[merged["_merge"] != "both"].head()
+    difference = (merged["local_top_overall"] - merged["expected"]).abs().max()
+    assert difference < 1e-9, difference
+    assert (merged["category_rank"] == merged["expected_rank"]).all()
+
+
+def test_every_accepted_paper_is_ranked_or_excluded_with_reason(built: Project) -> None:
+    counts = read(built, """
+        select
+            (select count(*) from raw.papers where is_accepted) as accepted,
+            (select count(*) from marts.paper_rankings) as ranked,
+            (select count(*) from marts.excluded_papers) as excluded,
+            (select count(*) from marts.excluded_papers where exclusion_detail is null) as silent
+    """).iloc[0]
+    assert counts["accepted"] == 5358
+    assert counts["ranked"] + counts["excluded"] == counts["accepted"]
+    assert counts["silent"] == 0
+
+
+def test_exports_one_csv_per_ranked_category(built: Project) -> None:
+    folder = built.scratch / "exports" / "iclr2026"
+    slugs = read(built, "select distinct category, category_slug from marts.paper_rankings")
+    files = sorted(p.name for p in folder.iterdir())
+    assert files == sorted(f"{slug}.csv" for slug in slugs["category_slug"])
+    for category, slug in zip(slugs["category"], slugs["category_slug"], strict=True):
+        with (folder / f"{slug}.csv").open(newline="", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+        assert len(rows) == RANKED[category]
+        assert [int(r["category_rank"]) for r in rows] == list(range(1, len(rows) + 1))
+        scores = [float(r["local_top_overall"]) for r in rows]
+        assert all(a >= b - 1e-12 for a, b in zip(scores, scores[1:], strict=False))
+        assert {"title", "forum_url", "z_contribution_mean", "rating_std"} <= set(rows[0])
+
+
+def test_reloading_the_same_inputs_changes_nothing(built: Project) -> None:
+    before = read(built, "select count(*) as n, max(loaded_at) as at from raw.reviews").iloc[0]
+    result = built.python("ingest", "file", str(ICLR / "accepted_papers.parquet"),
+                          "--venue", "ICLR 2026")
+    assert "papers loaded: 5358 (0 new or changed)" in result.stdout
+    after = read(built, "select count(*) as n, max(loaded_at) as at from raw.reviews").iloc[0]
+    assert (before == after).all()
