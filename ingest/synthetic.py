@@ -10,6 +10,7 @@ each paper is kept beside it (`--labels-out`), which lets the offline classifier
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,7 +141,8 @@ def generate(n_papers: int = ICML_2026_ACCEPTED, seed: int = 2026, venue: str = 
     names = list(THEMES)
     shares = np.array([THEMES[t][0] for t in names])
     theme_index = rng.choice(len(names), size=n_papers, p=shares / shares.sum())
-    paper_ids = np.char.add("syn", np.char.zfill(np.arange(1, n_papers + 1).astype(str), 7))
+    prefix = re.sub(r"[^a-z0-9]", "", venue.lower()) + "-"  # ids stay unique across venues
+    paper_ids = np.char.add(prefix, np.char.zfill(np.arange(1, n_papers + 1).astype(str), 7))
 
     titles = np.empty(n_papers, dtype=object)
     abstracts = np.empty(n_papers, dtype=object)

@@ -1,0 +1,80 @@
+"""The CSV export: one file per ranked category, folders created, one venue at a time, and
+no category name can write outside the folder it is given."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+from pathlib import Path
+
+import pytest
+from project import REPO, Project
+
+
+@pytest.fixture(scope="module")
+def two_venues(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    scratch = tmp_path_factory.mktemp("export")
+    project = Project(scratch / "w.duckdb", scratch)
+    for venue, seed in (("SYNTH 2026", 1), ("SYNTH 2027", 2)):
+        name = venue.replace(" ", "_")
+        out, truth = scratch / f"{name}.parquet", scratch / f"{name}_truth.parquet"
+        project.python("ingest", "synthetic", "--papers", "600", "--seed", str(seed),
+                       "--venue", venue, "--out", str(out), "--labels-out", str(truth))
+        project.python("ingest", "file", str(out), "--venue", venue, "--profile", "iclr2026")
+        project.python("classify", "import", str(truth), "--taxonomy", "icml2026")
+    project.dbt("build", "--vars", "{top_n: 5}")
+    return project
+
+
+def export(project: Project, args: str, check: bool = True):
+    return project.dbt("run-operation", "export_category_csvs", "--vars", "{top_n: 5}",
+                       "--args", args, check=check)
+
+
+def test_several_venues_need_a_venue(two_venues: Project) -> None:
+    folder = two_venues.scratch / "never"
+    result = export(two_venues, f"{{out_dir: '{folder}'}}", check=False)
+    assert result.returncode != 0
+    assert "holds 2 venues (SYNTH 2026, SYNTH 2027)" in result.stdout
+    assert not folder.exists()
+
+
+def test_one_csv_per_ranked_category_in_a_new_nested_folder(two_venues: Project) -> None:
+    folder = two_venues.scratch / "deep" / "er" / "exports"
+    export(two_venues, f"{{out_dir: '{folder}', venue: 'SYNTH 2027'}}")
+    files = sorted(p.name for p in folder.iterdir())
+    assert files == ["agentic-ai.csv", "ai-systems.csv", "healthcare-life-sciences.csv",
+                     "physical-ai.csv", "sustainable-ai.csv"]
+    for name in files:
+        with (folder / name).open(newline="", encoding="utf-8") as handle:
+            table = list(csv.DictReader(handle))
+        assert {r["venue"] for r in table} == {"SYNTH 2027"}
+        assert [int(r["category_rank"]) for r in table] == list(range(1, len(table) + 1))
+        assert [r["is_top_n"] for r in table[:6]] == ["true"] * 5 + ["false"]
+
+
+def test_a_slug_that_escapes_the_folder_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    for name in ("models", "macros", "seeds", "tests"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("python"))
+    for name in ("dbt_project.yml", "profiles.yml"):
+        shutil.copy(REPO / name, root / name)
+    taxonomies = root / "seeds" / "taxonomies.csv"
+    taxonomies.write_text(taxonomies.read_text(encoding="utf-8").replace(
+        ",agentic-ai,", ",../../escaped,"), encoding="utf-8")
+    project = Project(tmp_path / "w.duckdb", tmp_path, root=root)
+    out, truth = tmp_path / "v.parquet", tmp_path / "t.parquet"
+    project.python("ingest", "synthetic", "--papers", "300", "--out", str(out),
+                   "--labels-out", str(truth))
+    project.python("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
+    project.python("classify", "import", str(truth), "--taxonomy", "icml2026")
+
+    build = project.dbt("build", check=False)
+    assert build.returncode != 0 and "matches_pattern_taxonomies_slug" in build.stdout
+    project.dbt("run", "--select", "+paper_rankings")
+    folder = tmp_path / "out" / "exports"
+    result = project.dbt("run-operation", "export_category_csvs",
+                         "--args", f"{{out_dir: '{folder}'}}", check=False)
+    assert result.returncode != 0
+    assert "which is not a safe file name" in result.stdout
+    assert not list(tmp_path.rglob("escaped*"))
