@@ -24,7 +24,7 @@ _STAMP = re.compile(r"_(\d{8}T\d{12}Z)\.jsonl(?:\.gz)?$")
 
 
 def venue_slug(venue_id: str) -> str:
-    """A file-system-safe name for a venue id: "ICLR.cc/2026/Conference" -> iclr-cc-2026-conference."""
+    """A file-system-safe name: "ICLR.cc/2026/Conference" -> "iclr-cc-2026-conference"."""
     slug = re.sub(r"[^a-z0-9]+", "-", venue_id.lower()).strip("-")
     if not slug:
         raise ValueError(f"venue id {venue_id!r} has no letters or digits")

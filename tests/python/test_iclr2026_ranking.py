@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import csv
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
 from project import ICLR, Project, require_shared
-
-import duckdb
 
 RANKED = {
     "Datasets & Benchmarks": 443,
