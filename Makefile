@@ -14,6 +14,8 @@ export DBT_PROFILES_DIR := $(CURDIR)
 
 TAXONOMY ?= icml2026
 TOP_N ?= 30
+# review-form profile the raw checks use for every venue (default: found from each venue's name)
+PROFILE ?=
 EXPORT_DIR ?= exports
 DBT_VARS = {taxonomy: $(TAXONOMY), top_n: $(TOP_N)}
 
@@ -26,7 +28,7 @@ DEMO_VENUE := SYNTH 2026
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml $(wildcard */__init__.py)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
@@ -41,7 +43,7 @@ demo: setup
 	    --venue "$(DEMO_VENUE)" --profile iclr2026
 	PAPERRANK_DB=$(DEMO_DB) $(PY) -m classify run --taxonomy icml2026 --backend keywords
 	PAPERRANK_DB=$(DEMO_DB) $(MAKE) --no-print-directory rank TAXONOMY=icml2026 \
-	    EXPORT_DIR=$(DEMO_DIR)/exports
+	    PROFILE=iclr2026 EXPORT_DIR=$(DEMO_DIR)/exports
 	PAPERRANK_DB=$(DEMO_DB) $(PY) -m classify eval --taxonomy icml2026 \
 	    --against $(DEMO_DIR)/synth_2026_themes.parquet
 	@echo
@@ -70,7 +72,8 @@ export: setup
 validate: setup validate-raw validate-marts
 
 validate-raw: setup
-	$(PY) -m quality validate --stage raw --taxonomy $(TAXONOMY) --top-n $(TOP_N)
+	$(PY) -m quality validate --stage raw --taxonomy $(TAXONOMY) --top-n $(TOP_N) \
+	    $(if $(PROFILE),--profile $(PROFILE))
 
 validate-marts: setup
 	$(PY) -m quality validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N)

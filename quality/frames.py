@@ -1,0 +1,83 @@
+"""Read the warehouse into pandas, read-only, and let go of the file before validating.
+
+GX's SQL datasource cannot talk to DuckDB here, so every suite validates a DataFrame.  The
+reads also derive the few columns a per-row expectation needs (a review's venue, a paper's
+review count, a paper's expected rank), so each failure points at the offending rows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from ingest.warehouse import SIGNALS, connect
+
+RAW_SQL = {
+    "papers": """
+        select paper_id, venue, title, primary_area, is_accepted
+        from raw.papers
+        order by paper_id
+    """,
+    "reviews": f"""
+        select r.review_id, r.paper_id, p.venue, {', '.join(f'r.{s}' for s in SIGNALS)},
+               p.paper_id is not null as paper_in_raw_papers
+        from raw.reviews as r
+        left join (
+            select paper_id, any_value(venue) as venue from raw.papers group by paper_id
+        ) as p on p.paper_id = r.paper_id
+        order by r.paper_id, r.review_id
+    """,
+    # accepted papers with how many reviews and whether they carry a label of the taxonomy
+    "accepted_papers": """
+        select p.paper_id, p.venue, p.title,
+               (select count(*) from raw.reviews as r where r.paper_id = p.paper_id)
+                   as review_count,
+               exists (
+                   select 1 from raw.paper_labels as l
+                   where l.paper_id = p.paper_id and l.taxonomy = $taxonomy
+               ) as has_label
+        from raw.papers as p
+        where p.is_accepted
+        order by p.paper_id
+    """,
+}
+
+MART_SQL = {
+    # expected_rank is the rank a paper would have if ranks ran 1..n without gaps or ties
+    "paper_rankings": """
+        select *,
+               row_number() over (
+                   partition by venue, category order by category_rank nulls last, paper_id
+               ) as expected_rank,
+               count(*) over (partition by venue, category) as papers_in_category
+        from marts.paper_rankings
+        order by venue, category, category_rank
+    """,
+    "category_counts": """
+        select venue, category, count(*) as papers
+        from marts.paper_rankings
+        group by venue, category
+        order by venue, category
+    """,
+}
+
+
+def read_stage(stage: str, db: Path | None, taxonomy: str | None) -> dict[str, pd.DataFrame]:
+    """Run the stage's queries on a read-only connection that is closed before returning."""
+    queries = RAW_SQL if stage == "raw" else MART_SQL
+    con = connect(db, read_only=True)
+    try:
+        frames = {}
+        for name, sql in queries.items():
+            params = {"taxonomy": taxonomy} if "$taxonomy" in sql else None
+            try:
+                frames[name] = con.execute(sql, params).df()
+            except duckdb.CatalogException as error:
+                hint = "load data first" if stage == "raw" else "run dbt build first"
+                detail = str(error).splitlines()[0]
+                raise ValueError(f"{stage} tables missing ({hint}): {detail}") from error
+        return frames
+    finally:
+        con.close()
