@@ -41,7 +41,23 @@ LABEL_COLUMNS = (
     "source", "labeled_at",
 )
 
-DDL = """
+# Current reviews and their history share one shape, so a score column is added in one place.
+REVIEW_TABLE = """
+    paper_id varchar not null,
+    review_id varchar not null,
+    reviewer varchar,
+    rating double,
+    confidence double,
+    soundness double,
+    contribution double,
+    presentation double,
+    source varchar not null,
+    snapshot_at timestamptz not null,
+    record_hash varchar not null,
+    loaded_at timestamptz not null
+"""
+
+DDL = f"""
 create schema if not exists raw;
 create table if not exists raw.papers (
     paper_id varchar not null,
@@ -59,34 +75,8 @@ create table if not exists raw.papers (
     record_hash varchar not null,
     loaded_at timestamptz not null
 );
-create table if not exists raw.reviews (
-    paper_id varchar not null,
-    review_id varchar not null,
-    reviewer varchar,
-    rating double,
-    confidence double,
-    soundness double,
-    contribution double,
-    presentation double,
-    source varchar not null,
-    snapshot_at timestamptz not null,
-    record_hash varchar not null,
-    loaded_at timestamptz not null
-);
-create table if not exists raw.review_history (
-    paper_id varchar not null,
-    review_id varchar not null,
-    reviewer varchar,
-    rating double,
-    confidence double,
-    soundness double,
-    contribution double,
-    presentation double,
-    source varchar not null,
-    snapshot_at timestamptz not null,
-    record_hash varchar not null,
-    loaded_at timestamptz not null
-);
+create table if not exists raw.reviews ({REVIEW_TABLE});
+create table if not exists raw.review_history ({REVIEW_TABLE});
 create table if not exists raw.paper_labels (
     paper_id varchar not null,
     taxonomy varchar not null,
