@@ -67,7 +67,7 @@ standardized as (
     select
         *,
         {%- for signal in signals %}
-            {{ zscore(signal, category_window) }} as z_{{ signal }},
+            {{ zscore(signal, category_window, 'paper_id') }} as z_{{ signal }},
         {%- endfor %}
         count(*) over (partition by {{ category_window }}) as category_size
 

@@ -1,0 +1,144 @@
+"""The limit: the whole ranking as one hand-written DuckDB statement over the raw layer.
+
+No layers, no views, no dbt: one pass over the reviews, one over the labels, one window pass
+per category for the z-scores and one for the rank. It produces every column of
+marts.paper_rankings, so it does the same work the project does, minus the layering.
+
+    python -m bench.limit --db DB [--taxonomy icml2026] [--venue V] [--label-model M]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import duckdb
+
+from bench.seeds import SIGNALS, Method, load
+
+TABLE = "bench.limit_rankings"
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _values(rows: list[tuple[str, ...]], columns: str) -> str:
+    body = ", ".join("(" + ", ".join(_literal(v) for v in row) + ")" for row in rows)
+    return f"(values {body}) as t({columns})" if rows else f"(select {_null_row(columns)} where false)"
+
+
+def _null_row(columns: str) -> str:
+    return ", ".join(f"null::varchar as {c.strip()}" for c in columns.split(","))
+
+
+def ranking_sql(method: Method, top_n: int = 30, venue: str | None = None,
+                label_model: str | None = None, table: str = TABLE) -> str:
+    """The one statement: `create or replace table <table> as <ranking>`."""
+    venue_filter = "" if venue is None else f" and p.venue = {_literal(venue)}"
+    model_filter = "" if label_model is None else f" and model = {_literal(label_model)}"
+    window = "partition by venue, category"
+    z = ",\n".join(
+        f"coalesce(({s} - avg({s}) over w) / nullif(stddev_samp({s}) over w, 0), 0) as z_{s}"
+        for s in SIGNALS
+    )
+    terms = ",\n".join(f"{method.weights[s]!r}::double * z_{s} as {s}_term" for s in SIGNALS)
+    composite = " + ".join(f"{s}_term" for s in SIGNALS)
+    return f"""
+create or replace table {table} as
+with
+categories as (select * from {_values(sorted(method.ranked.items()), 'category, slug')}),
+overrides as (select * from {_values(sorted(method.overrides.items()), 'area_key, category')}),
+labels as (
+    select paper_id, category, confidence, model, prompt_hash
+    from raw.paper_labels
+    where taxonomy = {_literal(method.taxonomy)}{model_filter}
+    qualify row_number() over (
+        partition by paper_id order by labeled_at desc, loaded_at desc, record_hash asc) = 1
+),
+reviews as (
+    select
+        paper_id,
+        count(*) as review_count,
+        avg(contribution) as contribution_mean,
+        avg(rating) as rating_mean,
+        avg(confidence) as confidence_mean,
+        avg(soundness) as soundness_mean,
+        avg(presentation) as presentation_mean,
+        stddev_pop(rating) as rating_std
+    from raw.reviews
+    group by paper_id
+),
+ranked_papers as (
+    select
+        p.venue, p.paper_id, p.title,
+        coalesce(o.category, l.category) as category,
+        c.slug as category_slug,
+        case when o.category is not null then 'primary_area_override' else 'label' end
+            as category_source,
+        l.model as label_model, l.prompt_hash as label_prompt_hash,
+        l.confidence as label_confidence,
+        p.primary_area, p.status, p.forum_url, p.pdf_url,
+        r.review_count, {", ".join(f"r.{s}" for s in SIGNALS)}
+    from raw.papers as p
+    left join labels as l on l.paper_id = p.paper_id
+    left join overrides as o on o.area_key = lower(trim(p.primary_area))
+    inner join categories as c on c.category = coalesce(o.category, l.category)
+    inner join reviews as r on r.paper_id = p.paper_id
+    where p.is_accepted{venue_filter}
+),
+standardized as (
+    select *, {z},
+        count(*) over w as category_size
+    from ranked_papers
+    window w as ({window})
+),
+scored as (
+    select *, {composite} as local_top_overall
+    from (select *, {terms} from standardized)
+)
+select
+    *,
+    row_number() over (
+        {window}
+        order by round(local_top_overall, 12) desc, rating_mean desc nulls last, paper_id asc
+    ) as category_rank,
+    category_rank <= {int(top_n)} as is_top_n
+from scored
+"""
+
+
+def run(db: Path, method: Method, top_n: int = 30, venue: str | None = None,
+        label_model: str | None = None, threads: int = 2, memory_limit: str = "4GB") -> float:
+    """Run the statement on `db` (with the profile's DuckDB settings); seconds it took."""
+    con = duckdb.connect(str(db), config={"threads": threads, "memory_limit": memory_limit})
+    try:
+        con.execute("create schema if not exists bench")
+        started = time.perf_counter()
+        con.execute(ranking_sql(method, top_n, venue, label_model))
+        return time.perf_counter() - started
+    finally:
+        con.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.limit", description=__doc__)
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--taxonomy", default="icml2026")
+    parser.add_argument("--weight-set", default="article_2026")
+    parser.add_argument("--top-n", type=int, default=30)
+    parser.add_argument("--venue")
+    parser.add_argument("--label-model")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--memory-limit", default="4GB")
+    args = parser.parse_args(argv)
+    seconds = run(args.db, load(args.taxonomy, args.weight_set), args.top_n, args.venue,
+                  args.label_model, args.threads, args.memory_limit)
+    print(json.dumps({"sql_seconds": seconds}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,51 @@
+"""Wall time and peak memory of one command, measured in a fresh process.
+
+`getrusage(RUSAGE_CHILDREN).ru_maxrss` is the largest RSS of any child a process has waited
+for, so a small wrapper process runs the command as its only child and reports it: each
+measurement starts from zero and never sees the benchmark's own memory.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+_WRAPPER = """
+import json, resource, subprocess, sys, time
+started = time.perf_counter()
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+wall = time.perf_counter() - started
+peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"returncode": done.returncode, "wall": wall, "peak_kb": peak_kb,
+                  "stdout": done.stdout[-20000:], "stderr": done.stderr[-5000:]}))
+"""
+
+
+@dataclass(frozen=True)
+class Measurement:
+    wall_s: float
+    peak_rss_mb: float
+    stdout: str
+
+
+class CommandFailed(RuntimeError):
+    pass
+
+
+def measure(command: list[str], cwd: Path | None = None, env: dict[str, str] | None = None,
+            timeout: float = 1800) -> Measurement:
+    """Run `command` once in a fresh wrapper process; raise CommandFailed if it fails."""
+    done = subprocess.run([sys.executable, "-c", _WRAPPER, *command], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout, check=False)
+    if done.returncode != 0:
+        raise CommandFailed(f"measure wrapper failed: {done.stderr[-3000:]}")
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    if report["returncode"] != 0:
+        raise CommandFailed(
+            f"{' '.join(command)} exited {report['returncode']}\n--- stdout\n"
+            f"{report['stdout'][-4000:]}\n--- stderr\n{report['stderr'][-3000:]}")
+    # Linux reports ru_maxrss in kilobytes.
+    return Measurement(report["wall"], report["peak_kb"] / 1024, report["stdout"])

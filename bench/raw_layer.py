@@ -1,0 +1,126 @@
+"""Raw layers for the ranking benchmark: the real ICLR 2026 data or a synthetic venue.
+
+The real data goes through the project's own loaders (`python -m ingest file`, `python -m
+classify import`), exactly as an operator loads it. A synthetic venue of any size is written
+straight into the raw tables with bulk SQL (the loaders hash every row in Python, which is
+too slow for a million papers); every NOT NULL column of the raw contract is filled, the record
+hash is an md5 computed by DuckDB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+
+from ingest import warehouse
+from ingest.synthetic import Venue, generate
+
+REPO = Path(__file__).resolve().parents[1]
+ICLR_DIR = REPO.parent / "shared" / "data" / "iclr2026"
+ICLR_PAPERS = ICLR_DIR / "accepted_papers.parquet"
+ICLR_LABELS = ICLR_DIR / "peer_llm_labels.parquet"
+ICLR_VENUE = "ICLR 2026"
+SYNTHETIC_SOURCE = "bench:synthetic"
+SYNTHETIC_MODEL = "synthetic-truth"
+
+
+def load_real(db: Path) -> None:
+    """Load the shared ICLR 2026 papers, reviews and labels with the project's loaders."""
+    for path in (ICLR_PAPERS, ICLR_LABELS):
+        if not path.exists():
+            raise FileNotFoundError(f"shared data not found: {path}")
+    env = dict(os.environ, PAPERRANK_DB=str(db))
+    for args in (
+        ["ingest", "file", str(ICLR_PAPERS), "--venue", ICLR_VENUE],
+        ["classify", "import", str(ICLR_LABELS), "--taxonomy", "iclr2026"],
+    ):
+        subprocess.run([sys.executable, "-m", *args], cwd=REPO, env=env, check=True,
+                       capture_output=True, text=True)
+
+
+def write_synthetic(db: Path, n_papers: int, seed: int = 2026, venue: str = "SYNTH BENCH",
+                    taxonomy: str = "icml2026", history: bool = False) -> tuple[int, int]:
+    """Generate a venue and write it into a fresh raw layer; returns (papers, reviews)."""
+    generated = generate(n_papers, seed=seed, venue=venue)
+    write_venue(db, generated, taxonomy=taxonomy, history=history)
+    return len(generated.papers), len(generated.reviews)
+
+
+def write_venue(db: Path, venue: Venue, taxonomy: str = "icml2026",
+                model: str = SYNTHETIC_MODEL, history: bool = False) -> None:
+    """Write a generated venue (papers, reviews, true themes as labels) into raw.* of `db`.
+
+    Papers are all accepted; the true themes become labels of `taxonomy` by `model`.
+    Existing raw rows are replaced, so the file holds exactly this venue. The reviews are
+    copied to raw.review_history only with `history` (the ranking models never read it).
+    """
+    con = warehouse.connect(db)
+    try:
+        con.register("v_papers", pa.Table.from_pandas(venue.papers, preserve_index=False))
+        con.register("v_reviews", pa.Table.from_pandas(venue.reviews, preserve_index=False))
+        con.register("v_themes", pa.Table.from_pandas(venue.themes, preserve_index=False))
+        con.execute("begin transaction")
+        for table in ("papers", "reviews", "review_history", "paper_labels"):
+            con.execute(f"delete from raw.{table}")
+        con.execute(f"""
+            insert into raw.papers
+            select paper_id, venue, title, abstract, primary_area, []::varchar[] as keywords,
+                   status, true as is_accepted, forum_url, pdf_url,
+                   '{SYNTHETIC_SOURCE}' as source, now() as snapshot_at,
+                   md5(concat_ws('|', paper_id, venue, title, abstract, primary_area, status,
+                                 forum_url, pdf_url)) as record_hash,
+                   now() as loaded_at
+            from v_papers
+        """)
+        reviews = f"""
+            select paper_id, review_id, reviewer, rating, confidence, soundness, contribution,
+                   presentation, '{SYNTHETIC_SOURCE}' as source, now() as snapshot_at,
+                   md5(concat_ws('|', paper_id, review_id, reviewer, rating, confidence,
+                                 soundness, contribution, presentation)) as record_hash,
+                   now() as loaded_at
+            from v_reviews
+        """
+        con.execute(f"insert into raw.reviews {reviews}")
+        if history:
+            con.execute(f"insert into raw.review_history {reviews}")
+        con.execute(f"""
+            insert into raw.paper_labels
+            select paper_id, '{taxonomy}' as taxonomy, category, 'high' as confidence,
+                   'true theme of the synthetic venue' as rationale, '{model}' as model,
+                   null as prompt_hash, '{SYNTHETIC_SOURCE}' as source, now() as labeled_at,
+                   md5(concat_ws('|', paper_id, '{taxonomy}', category, '{model}'))
+                       as record_hash,
+                   now() as loaded_at
+            from v_themes
+        """)
+        con.execute("commit")
+        con.execute("checkpoint")
+    finally:
+        con.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.raw_layer",
+        description="Write a synthetic venue (or the real ICLR 2026 data) into a raw layer.")
+    parser.add_argument("--db", type=Path, required=True, help="warehouse file to write")
+    parser.add_argument("--papers", type=int, help="synthetic papers; omit to load ICLR 2026")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--history", action="store_true", help="also fill raw.review_history")
+    args = parser.parse_args(argv)
+    if args.papers is None:
+        load_real(args.db)
+        print(f"loaded {ICLR_VENUE} into {args.db}")
+    else:
+        papers, reviews = write_synthetic(args.db, args.papers, args.seed, history=args.history)
+        print(f"wrote {papers} papers and {reviews} reviews into {args.db}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
