@@ -27,6 +27,7 @@ from classify.store import Paper
 from classify.taxonomy import Taxonomy
 
 Record = Callable[[dict[str, Any]], None]
+RETRIED_4XX = (408, 409, 425)  # besides 429: request timeout, conflict, too early
 
 
 class FatalEndpointError(ValueError):
@@ -150,14 +151,19 @@ class OpenAIBackend:
             outcome.requests += 1
             self.requests += 1
             wait: float | None = None
+            completion: Any = None
+            body_text: str | None = None
             try:
-                completion = await self.client.chat.completions.create(
-                    model=self.model,
-                    messages=messages,
-                    temperature=cfg.temperature,
-                    max_tokens=cfg.max_tokens,
-                    response_format=self.prompt.response_format,
-                )
+                # a hard bound on top of the client's timeout (which is per read, not total)
+                async with asyncio.timeout(cfg.timeout * 2):
+                    raw = await self.client.chat.completions.with_raw_response.create(
+                        model=self.model,
+                        messages=messages,
+                        temperature=cfg.temperature,
+                        max_tokens=cfg.max_tokens,
+                        response_format=self.prompt.response_format,
+                        extra_body=cfg.extra_body or None,
+                    )
             except (openai.AuthenticationError, openai.PermissionDeniedError,
                     openai.NotFoundError) as error:
                 raise FatalEndpointError(
@@ -170,22 +176,27 @@ class OpenAIBackend:
                 wait = retry_after_seconds(error.response.headers)
             except openai.APIStatusError as error:
                 reason = f"HTTP {error.status_code}"
-                if error.status_code < 500:  # a request the endpoint will never accept
+                if error.status_code < 500 and error.status_code not in RETRIED_4XX:
+                    # a request the endpoint will never accept: give this paper up for the run
                     record(self._row(paper, status="failed", failure_reason=reason,
                                      attempt=outcome.requests, http_status=error.status_code,
                                      requested_at=requested_at))
                     outcome.reason = reason
                     return outcome
-            except openai.APITimeoutError:
+            except (openai.APITimeoutError, TimeoutError):
                 reason = "timeout"
             except openai.APIConnectionError:
                 reason = "connection error"
-            except openai.APIResponseValidationError:
-                completion = None
-                reason = "unreadable response"
+            except openai.APIError:
+                reason = "client error"
             else:
                 reason = None
-            if reason is not None and reason != "unreadable response":
+                body_text = raw.text  # the exact answer, kept for the audit
+                try:
+                    completion = raw.parse()
+                except (openai.APIResponseValidationError, ValueError, TypeError):
+                    completion = None  # a 200 whose body is not a chat completion
+            if reason is not None:
                 transport_failures += 1
                 if transport_failures >= cfg.max_attempts:
                     final = f"{reason} after {transport_failures} attempts"
@@ -212,21 +223,25 @@ class OpenAIBackend:
                 "total_tokens": int(getattr(usage, "total_tokens", 0) or 0)
                 or prompt_tokens + completion_tokens,
                 "response_model": getattr(completion, "model", None),
-                "raw_response": _dump(completion),
+                "raw_response": body_text if body_text is not None else _dump(completion),
             }
             finish_reason = None
             try:
                 if completion is None or isinstance(completion, str):
                     raise InvalidAnswer("unreadable response")
-                if not completion.choices:
+                choices = getattr(completion, "choices", None)
+                if not choices or not isinstance(choices, list):
                     raise InvalidAnswer("no choices")
-                choice = completion.choices[0]
-                finish_reason = choice.finish_reason
-                if getattr(choice.message, "refusal", None):
+                choice = choices[0]
+                finish_reason = getattr(choice, "finish_reason", None)
+                message = getattr(choice, "message", None)
+                if message is None:
+                    raise InvalidAnswer("no message")
+                if getattr(message, "refusal", None):
                     raise InvalidAnswer("refusal")
                 if finish_reason == "length":
                     raise InvalidAnswer("truncated answer", "finish_reason=length")
-                answer = parse_answer(choice.message.content, self.taxonomy)
+                answer = parse_answer(getattr(message, "content", None), self.taxonomy)
             except InvalidAnswer as error:
                 invalid_answers += 1
                 record(self._row(paper, status="invalid", failure_reason=str(error),
@@ -253,7 +268,7 @@ def _dump(completion: Any) -> str | None:
     if isinstance(completion, str):
         return completion
     try:
-        return completion.model_dump_json()
+        return completion.model_dump_json(warnings=False)
     except Exception:  # noqa: BLE001 - audit text only; never fail a run over it
         return json.dumps(str(completion))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,8 @@ class LLMConfig:
     max_tokens: int = 400
     temperature: float = 0.0
     keywords_model: str = "keywords-v1"
+    # Extra JSON fields for the endpoint (e.g. chat_template_kwargs), sent with every request.
+    extra_body: dict = field(default_factory=dict)
 
     def override(self, **values: Any) -> LLMConfig:
         return replace(self, **{k: v for k, v in values.items() if v is not None})

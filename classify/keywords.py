@@ -25,15 +25,19 @@ PHRASE_WEIGHT = 1.5
 SUBPHRASE_WEIGHT = 1.0
 TOKEN_WEIGHT = 0.5
 MAX_HITS = 3
-MIN_SCORE = 2.0
+MIN_SCORE = 3.0
 
 STOPWORDS = frozenset(
-    """a an the and or of for with to in on at as by from into over no not any all its their
-    this that these those new main point goal only merely rather than other others among via
-    without where which whose is are be been being it fits fit belongs belong focus categories
-    category paper papers anything outside assigned never chosen classifier labels recorded
-    model models method methods learning ai ml based using use used general generic single
-    multiple steps step work contribution type types data""".split()
+    word
+    for line in (
+        "a an the and or of for with to in on at as by from into over no not any all its their",
+        "this that these those new main point goal only merely rather than other others among",
+        "via without where which whose is are be been being it fits fit belongs belong focus",
+        "categories category paper papers anything outside assigned never chosen classifier",
+        "labels recorded model models method methods learning ai ml based using use used",
+        "general generic single multiple steps step work contribution type types data",
+    )
+    for word in line.split()
 )
 
 

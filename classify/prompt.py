@@ -120,4 +120,5 @@ def build_prompt(taxonomy: Taxonomy) -> Prompt:
         max_chars=RATIONALE_MAX_CHARS,
     )
     schema = response_schema(taxonomy)
-    return Prompt(taxonomy, system, schema, USER_TEMPLATE, prompt_hash(system, schema, USER_TEMPLATE))
+    digest = prompt_hash(system, schema, USER_TEMPLATE)
+    return Prompt(taxonomy, system, schema, USER_TEMPLATE, digest)

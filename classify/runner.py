@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import csv
 import logging
 import os
 import sys
@@ -33,9 +34,18 @@ from classify.backends import (
     safe_url,
 )
 from classify.config import LLMConfig, config_path, load_config
-from classify.store import Paper, ResponseStore, materialize_labels, pending_papers
-from classify.taxonomy import load_taxonomy
+from classify.prompt import build_prompt
+from classify.store import (
+    Paper,
+    ResponseStore,
+    ensure_tables,
+    materialize_labels,
+    pending_papers,
+)
+from classify.taxonomy import ROOT, load_taxonomy
 from ingest.warehouse import connect
+
+OVERRIDES_CSV = ROOT / "seeds" / "primary_area_overrides.csv"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--venue", help="only papers of this venue (raw.papers.venue)")
     parser.add_argument("--skip-failed", action="store_true",
                         help="do not retry papers that failed for this model and prompt before")
+    parser.add_argument("--skip-overridden", action="store_true",
+                        help="skip papers whose primary area seeds/primary_area_overrides.csv "
+                             "assigns a category (e.g. datasets and benchmarks)")
     parser.add_argument("--timeout", type=float, help="seconds per request")
     parser.add_argument("--max-attempts", type=int,
                         help="attempts per paper on 429, 5xx, timeouts and connection errors")
@@ -84,6 +97,13 @@ def resolve_config(args: argparse.Namespace) -> LLMConfig:
         max_attempts=args.max_attempts, invalid_attempts=args.invalid_attempts,
         backoff_initial=args.backoff_initial, backoff_max=args.backoff_max,
     ).check()
+
+
+def overridden_areas(taxonomy: str) -> list[str]:
+    """Primary areas whose category the override seed decides for this taxonomy."""
+    with OVERRIDES_CSV.open(newline="", encoding="utf-8") as handle:
+        return [row["primary_area"] for row in csv.DictReader(handle)
+                if row["taxonomy"] == taxonomy]
 
 
 def _api_key(config: LLMConfig) -> str:
@@ -137,12 +157,7 @@ def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
         backend = None
         concurrency = config.concurrency
     model = backend.model if backend else config.model
-    if backend is None:
-        from classify.prompt import build_prompt
-
-        prompt_hash = build_prompt(taxonomy).hash
-    else:
-        prompt_hash = backend.prompt_hash
+    prompt_hash = backend.prompt_hash if backend else build_prompt(taxonomy).hash
 
     info = {"taxonomy": taxonomy.name, "backend": args.backend, "model": model,
             "prompt_hash": prompt_hash, "concurrency": concurrency,
@@ -150,11 +165,12 @@ def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
     stats = RunStats()
     con = connect(args.db) if getattr(args, "db", None) else connect()
     try:
-        store = ResponseStore(con)
+        ensure_tables(con)
         # Answers stored by a run that was killed before it could write its labels.
         stats.labels_written += materialize_labels(con, taxonomy.name)
+        skip_areas = overridden_areas(taxonomy.name) if args.skip_overridden else []
         papers = pending_papers(con, taxonomy.name, model, prompt_hash, venue=args.venue,
-                                skip_failed=args.skip_failed)
+                                skip_failed=args.skip_failed, skip_areas=skip_areas)
         if args.limit is not None:
             papers = papers[: args.limit]
         stats.pending = len(papers)
@@ -165,12 +181,14 @@ def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
             progress = tqdm(total=len(papers), file=sys.stderr, unit="paper",
                             desc=f"classify {taxonomy.name}", disable=args.no_progress,
                             dynamic_ncols=True)
+            store = ResponseStore(con)
             try:
                 asyncio.run(_run_and_close(papers, backend, store, concurrency, stats, progress))
             except KeyboardInterrupt:
                 stats.interrupted = True
             finally:
                 progress.close()
+                store.close()  # every answer received is in raw.llm_responses from here on
                 stats.wall_seconds = time.perf_counter() - started
                 # Even when the endpoint stopped the run, what was answered becomes labels.
                 stats.labels_written += materialize_labels(con, taxonomy.name)

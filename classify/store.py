@@ -2,13 +2,16 @@
 
 `raw.llm_responses` keeps one row per answer the moment it arrives (valid or not), plus one
 `failed` row when a paper is given up for a run.  It lives in the warehouse file, written
-through the single connection of the running process, so a run killed at any moment keeps
-every answer it stored, and the next run skips those papers.  Labels are derived from the
+through the single connection of the running process (one writer thread, a few milliseconds
+behind the answers), so a run killed at any moment keeps every answer it stored, and the
+next run skips those papers.  Labels are derived from the
 `ok` rows (one per paper, taxonomy, model and prompt), so deriving them again is a no-op.
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,8 +74,10 @@ def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def pending_papers(con: duckdb.DuckDBPyConnection, taxonomy: str, model: str, prompt_hash: str,
-                   venue: str | None = None, skip_failed: bool = False) -> list[Paper]:
-    """Accepted papers with no answer and no label yet for this taxonomy, model and prompt."""
+                   venue: str | None = None, skip_failed: bool = False,
+                   skip_areas: Sequence[str] = ()) -> list[Paper]:
+    """Accepted papers with no answer and no label yet for this taxonomy, model and prompt
+    (optionally not of the given primary areas, compared case-insensitively)."""
     failed_clause = (
         """and not exists (
             select 1 from raw.llm_responses f
@@ -86,6 +91,7 @@ def pending_papers(con: duckdb.DuckDBPyConnection, taxonomy: str, model: str, pr
         from raw.papers as p
         where p.is_accepted
           and ($venue is null or p.venue = $venue)
+          and not list_contains($skip_areas, lower(trim(coalesce(p.primary_area, ''))))
           and not exists (
             select 1 from raw.llm_responses as r
             where r.paper_id = p.paper_id and r.taxonomy = $taxonomy and r.model = $model
@@ -98,31 +104,95 @@ def pending_papers(con: duckdb.DuckDBPyConnection, taxonomy: str, model: str, pr
         qualify row_number() over (partition by p.paper_id order by p.snapshot_at desc) = 1
         order by p.paper_id
         """,
-        {"taxonomy": taxonomy, "model": model, "prompt_hash": prompt_hash, "venue": venue},
+        {"taxonomy": taxonomy, "model": model, "prompt_hash": prompt_hash, "venue": venue,
+         "skip_areas": [a.strip().lower() for a in skip_areas]},
     ).fetchall()
     return [Paper(*row) for row in rows]
 
 
+_STOP = object()
+MAX_ROWS_PER_WRITE = 64
+
+
 class ResponseStore:
-    """Writes each answer immediately (one autocommitted insert on the one connection)."""
+    """Writes each answer as soon as it arrives, on a writer thread that owns a cursor of the
+    one warehouse connection: writes are serialized, committed one small transaction at a time,
+    and answers that arrive while a write is in progress are committed together with the next
+    one (group commit), so neither the event loop nor throughput waits on the disk."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, *, run_id: str | None = None) -> None:
         self.con = con
         self.run_id = run_id or uuid.uuid4().hex
         ensure_tables(con)
-        self._sql = (
-            f"insert into raw.llm_responses ({', '.join(RESPONSE_COLUMNS)}) "
-            f"values ({', '.join('?' for _ in RESPONSE_COLUMNS)})"
-        )
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._error: BaseException | None = None
+        self._cursor = con.cursor()
+        self._closed = False
+        self.rows_written = 0
+        self._thread = threading.Thread(target=self._writer, name="llm-responses-writer",
+                                        daemon=True)
+        self._thread.start()
 
     def record(self, row: dict[str, Any]) -> None:
+        if self._error is not None:
+            raise RuntimeError(f"writing raw.llm_responses failed: {self._error}")
+        if self._closed:
+            raise RuntimeError("the response store is closed")
         values = dict(row)
         values.setdefault("response_id", uuid.uuid4().hex)
         values.setdefault("run_id", self.run_id)
         values.setdefault("received_at", datetime.now(UTC))
         if values.get("status") not in STATUSES:
             raise ValueError(f"unknown response status {values.get('status')!r}")
-        self.con.execute(self._sql, [values.get(c) for c in RESPONSE_COLUMNS])
+        self._queue.put([values.get(c) for c in RESPONSE_COLUMNS])
+
+    def _writer(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is _STOP:
+                return
+            batch, stop = [item], False
+            while len(batch) < MAX_ROWS_PER_WRITE:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is _STOP:
+                    stop = True
+                    break
+                batch.append(item)
+            try:
+                self._insert(batch)
+            except Exception as error:  # noqa: BLE001 - surfaced by record() and close()
+                self._error = error
+                return
+            if stop:
+                return
+
+    def _insert(self, rows: list[list[Any]]) -> None:
+        one = f"({', '.join('?' for _ in RESPONSE_COLUMNS)})"
+        self._cursor.execute(
+            f"insert into raw.llm_responses ({', '.join(RESPONSE_COLUMNS)}) "
+            f"values {', '.join([one] * len(rows))}",
+            [value for row in rows for value in row],
+        )
+        self.rows_written += len(rows)
+
+    def close(self) -> None:
+        """Write everything still queued, then stop the writer (idempotent)."""
+        if not self._closed:
+            self._closed = True
+            self._queue.put(_STOP)
+            self._thread.join()
+            self._cursor.close()
+        if self._error is not None:
+            raise OSError(f"writing raw.llm_responses failed: {self._error}")
+
+    def __enter__(self) -> ResponseStore:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
     def run_rows(self, columns: Sequence[str]) -> list[tuple[Any, ...]]:
         return self.con.execute(

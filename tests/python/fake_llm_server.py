@@ -9,6 +9,7 @@ of actions consumed one per request (then the default answer):
     {"content": "{not json"}                               a 200 answer with this message text
     {"delay": 2.0}                                         wait before answering (combinable)
     {"echo_auth": True, "status": 500}                     echo the Authorization header back
+    {"raw_body": "<html>"}                                 a 200 whose body is not JSON
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ class FakeLLM:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # no 40 ms Nagle/delayed-ACK stall per answer
 
             def log_message(self, *args: Any) -> None:
                 return None
@@ -151,6 +153,9 @@ class FakeLLM:
                 )
             handler._send(action["status"], payload, action.get("headers"))
             return
+        if "raw_body" in action:  # a 200 whose body is not a chat completion
+            handler._send(200, None, text=action["raw_body"])
+            return
         choices = enum_of(body)
         if "content" in action:
             content = action["content"]
@@ -173,6 +178,29 @@ class FakeLLM:
         if handler._send(200, response):
             with self.lock:
                 self.answered[title or ""] += 1
+
+
+def seed_papers(papers: list[dict[str, Any]], venue: str = "Test 2026") -> None:
+    """Write accepted papers into the warehouse named by PAPERRANK_DB (tests only)."""
+    import os
+    from datetime import UTC, datetime
+
+    from ingest.warehouse import Batch, connect, write_batch
+
+    if not os.environ.get("PAPERRANK_DB"):
+        raise RuntimeError("set PAPERRANK_DB: tests never write the default warehouse")
+    rows = []
+    for paper in papers:
+        row = {"venue": venue, "primary_area": "other", "keywords": [], "status": "Poster",
+               "is_accepted": True, "forum_url": None, "pdf_url": None}
+        row.update(paper)
+        rows.append(row)
+    con = connect()
+    try:
+        write_batch(con, Batch(kind="test", source="tests", snapshot_at=datetime.now(UTC),
+                               records_read=len(rows), papers=rows))
+    finally:
+        con.close()
 
 
 def main() -> int:

@@ -1,0 +1,87 @@
+"""`python -m classify eval`: agreement between warehouse labels and a file or another set."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fake_llm_server import seed_papers
+
+from classify.__main__ import COMMANDS
+from ingest.cli import dispatch
+from ingest.warehouse import Batch, connect, write_batch
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def write_labels(model: str, labels: dict[str, str], at: datetime = T0) -> None:
+    con = connect()
+    try:
+        write_batch(con, Batch(kind="test", source="tests", snapshot_at=at, labels=[
+            {"paper_id": p, "taxonomy": "icml2026", "category": c, "confidence": "high",
+             "rationale": "r", "model": model, "prompt_hash": "h", "source": "tests",
+             "labeled_at": at} for p, c in labels.items()]))
+    finally:
+        con.close()
+
+
+def evaluate(capsys, *argv: str) -> tuple[int, str, str]:
+    code = dispatch("python -m classify", None, COMMANDS, argv=["eval", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def warehouse(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERRANK_DB", str(tmp_path / "w.duckdb"))
+    seed_papers([
+        {"paper_id": "a", "title": "A", "abstract": "x", "primary_area": "optimization"},
+        {"paper_id": "b", "title": "B", "abstract": "x", "primary_area": "optimization"},
+        {"paper_id": "c", "title": "C", "abstract": "x", "primary_area": "robotics"},
+        {"paper_id": "d", "title": "D", "abstract": "x", "primary_area": "robotics"},
+    ])
+    # model m1: a,b AI Systems; c,d Physical AI
+    write_labels("m1", {"a": "AI Systems", "b": "AI Systems", "c": "Physical AI",
+                        "d": "Physical AI"})
+    return tmp_path
+
+
+def test_eval_against_a_file_with_peer_aliases(warehouse, capsys):
+    path = warehouse / "peer.csv"
+    path.write_text("openreview_id,llm_category,llm_confidence,llm_reasoning\n"
+                    "a,AI Systems,high,r\nb,Other,high,r\nc,physical ai,high,r\n"
+                    "d,Physical AI,low,r\nzz,Other,high,r\n")
+    code, out, err = evaluate(capsys, "--taxonomy", "icml2026", "--against", str(path),
+                              "--output", str(warehouse / "out"))
+    assert code == 0, err
+    # pairs: (AIS,AIS) (AIS,Other) (PAI,PAI) (PAI,PAI): p_o = 3/4
+    # rows AIS .5, PAI .5; cols AIS .25, PAI .5, Other .25: p_e = .125 + .25 = .375
+    # kappa = (.75 - .375) / .625 = 0.6
+    assert "accuracy: 0.7500" in out and "cohen's kappa: 0.6000" in out
+    assert "papers in both: 4  only warehouse: 0  only against: 1" in out
+    assert "optimization" in out and "robotics" in out
+    matrix = (warehouse / "out" / "confusion.csv").read_text()
+    assert "AI Systems" in matrix and "Other" in matrix
+    assert (warehouse / "out" / "crosstab.csv").exists()
+
+
+def test_eval_against_a_label_set_in_the_warehouse(warehouse, capsys):
+    # a later label set; by default it would be "latest", but it is the one compared against
+    write_labels("m2", {"a": "AI Systems", "b": "AI Systems", "c": "Physical AI",
+                        "d": "Other"}, at=T0 + timedelta(days=1))
+    code, out, _ = evaluate(capsys, "--taxonomy", "icml2026", "--against", "m2")
+    assert code == 0
+    assert "warehouse: labels of m1" in out and "accuracy: 0.7500" in out
+    code, out, _ = evaluate(capsys, "--taxonomy", "icml2026", "--against", "m1",
+                            "--model", "m2")
+    assert "warehouse: labels of m2" in out
+    code, out, _ = evaluate(capsys, "--taxonomy", "icml2026", "--against", "m1",
+                            "--model", "m1")
+    assert "accuracy: 1.0000" in out and "cohen's kappa: 1.0000" in out
+
+
+def test_eval_errors_are_one_line(warehouse, capsys):
+    code, _, err = evaluate(capsys, "--taxonomy", "icml2026", "--against", "nobody")
+    assert code == 2 and "label sets: m1 (4)" in err
+    code, _, err = evaluate(capsys, "--taxonomy", "iclr2026", "--against", "m1")
+    assert code == 2 and err.count("\n") == 1
