@@ -80,7 +80,7 @@ validate-marts: setup
 
 lint: setup
 	$(BIN)/ruff check ingest classify quality bench tests/python
-	$(BIN)/sqlfluff lint models macros tests/generic analyses
+	$(BIN)/sqlfluff lint models macros tests/generic
 
 test: setup lint
 	$(BIN)/pytest
