@@ -9,8 +9,11 @@
 -#}
 {% macro export_category_csvs(out_dir='exports', venue=none) %}
     {%- set rankings = ref('paper_rankings') -%}
-    {%- set venue_rows = run_query('select distinct venue from ' ~ rankings ~ ' order by venue') -%}
-    {%- set venues = venue_rows.columns[0].values() | list -%}
+    {#- one query tells both which venues are ranked and what each category holds -#}
+    {%- set listing = run_query(
+        'select venue, category_slug, category, count(*) as papers from ' ~ rankings
+        ~ ' group by all order by venue, category_slug') -%}
+    {%- set venues = listing.columns[0].values() | unique | list -%}
     {%- if venue is none and venues | length > 1 -%}
         {{ exceptions.raise_compiler_error(
             'paper_rankings holds ' ~ venues | length ~ ' venues (' ~ venues | join(', ')
@@ -20,10 +23,10 @@
         {{ exceptions.raise_compiler_error(
             'venue ' ~ venue ~ ' has no ranked papers; ranked venues: ' ~ venues | join(', ')) }}
     {%- endif -%}
-    {%- set venue_filter = '' if venue is none else ' where venue = ' ~ sql_string(venue) -%}
-    {%- set categories = run_query(
-        'select category_slug, category, count(*) as papers from ' ~ rankings ~ venue_filter
-        ~ ' group by all order by category_slug') -%}
+    {%- set categories = [] -%}
+    {%- for row in listing.rows if venue is none or row[0] == venue -%}
+        {%- do categories.append(row) -%}
+    {%- endfor -%}
 
     {%- set folder = out_dir | string | trim -%}
     {%- if folder == '' -%}
@@ -38,11 +41,11 @@
         'z_rating_std', 'local_top_overall', 'is_top_n', 'category_size', 'primary_area',
         'status', 'label_model', 'forum_url', 'pdf_url',
     ] -%}
-    {%- for row in categories.rows -%}
-        {%- set slug = row[0] -%}
+    {%- for row in categories -%}
+        {%- set slug = row[1] -%}
         {%- if not modules.re.fullmatch('[a-z0-9]+(-[a-z0-9]+)*', slug or '') -%}
             {{ exceptions.raise_compiler_error(
-                'category ' ~ row[1] ~ ' has slug ' ~ slug ~ ', which is not a safe file name') }}
+                'category ' ~ row[2] ~ ' has slug ' ~ slug ~ ', which is not a safe file name') }}
         {%- endif -%}
         {%- set target_file = folder.rstrip('/') ~ '/' ~ slug ~ '.csv' -%}
         {%- set where = ' where category_slug = ' ~ sql_string(slug)
@@ -50,9 +53,9 @@
         {%- do run_query(
             'copy (select ' ~ columns | join(', ') ~ ' from ' ~ rankings ~ where
             ~ ' order by category_rank) to ' ~ sql_string(target_file) ~ ' (format csv, header)') -%}
-        {{ log('wrote ' ~ row[2] ~ ' papers of ' ~ row[1] ~ ' to ' ~ target_file, info=true) }}
+        {{ log('wrote ' ~ row[3] ~ ' papers of ' ~ row[2] ~ ' to ' ~ target_file, info=true) }}
     {%- endfor -%}
-    {{ log('exported ' ~ categories.rows | length ~ ' categories to ' ~ folder, info=true) }}
+    {{ log('exported ' ~ categories | length ~ ' categories to ' ~ folder, info=true) }}
 {% endmacro %}
 
 {#- DuckDB's COPY creates no folders, but a partitioned COPY creates its target folder (one
