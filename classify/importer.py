@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from classify.taxonomy import load_taxonomy
 from ingest.records import read_records
 from ingest.warehouse import Batch, Rejection, connect, write_batch
 
-TAXONOMIES_CSV = Path(__file__).resolve().parent.parent / "seeds" / "taxonomies.csv"
 ALIASES = {
     "paper_id": ("paper_id", "openreview_id", "id", "forum"),
     "category": ("category", "llm_category", "label"),
@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    categories = taxonomy_categories(args.taxonomy)
+    categories = [c.name for c in load_taxonomy(args.taxonomy).categories]
     if not args.path.exists():
         raise FileNotFoundError(f"{args.path}: no such file")
     labeled_at = datetime.fromtimestamp(args.path.stat().st_mtime, UTC)
@@ -48,17 +48,6 @@ def run(args: argparse.Namespace) -> int:
         con.close()
     print(summary.render())
     return 0
-
-
-def taxonomy_categories(taxonomy: str, path: Path = TAXONOMIES_CSV) -> list[str]:
-    """The categories a label of this taxonomy may take (all of them, ranked or not)."""
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = [row for row in csv.DictReader(handle)]
-    categories = [row["category"] for row in rows if row["taxonomy"] == taxonomy]
-    if not categories:
-        known = sorted({row["taxonomy"] for row in rows})
-        raise ValueError(f"unknown taxonomy {taxonomy!r}; known: {', '.join(known)}")
-    return categories
 
 
 def _squash(text: str) -> str:

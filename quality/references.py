@@ -1,7 +1,7 @@
 """What the data is checked against: review-form scales, known primary areas, taxonomies.
 
-All three come from the seed files rather than the warehouse, because the raw checks run
-before `dbt build` has loaded any seed.
+All three come from the seed files, through the loaders' own readers, rather than the
+warehouse, because the raw checks run before `dbt build` has loaded any seed.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from classify.taxonomy import load_taxonomy
 from ingest.profiles import FieldSpec, load_profiles, resolve_profile
 from ingest.warehouse import SIGNALS
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 KNOWN_AREAS_CSV = SEEDS / "known_primary_areas.csv"
-TAXONOMIES_CSV = SEEDS / "taxonomies.csv"
 UNION = "union of known scales"
 
 
@@ -85,12 +85,6 @@ def known_primary_areas(path: Path = KNOWN_AREAS_CSV) -> dict[str, list[str]]:
     return areas
 
 
-def ranked_categories(taxonomy: str, path: Path = TAXONOMIES_CSV) -> list[str]:
+def ranked_categories(taxonomy: str) -> list[str]:
     """Categories of the taxonomy that get a ranked list; ValueError for an unknown taxonomy."""
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    if not any(row["taxonomy"] == taxonomy for row in rows):
-        known = sorted({row["taxonomy"] for row in rows})
-        raise ValueError(f"unknown taxonomy {taxonomy!r}; known: {', '.join(known)}")
-    return [row["category"] for row in rows
-            if row["taxonomy"] == taxonomy and row["is_ranked"].strip().lower() == "true"]
+    return [c.name for c in load_taxonomy(taxonomy).categories if c.is_ranked]

@@ -79,4 +79,5 @@ def test_unknown_taxonomy_is_a_clear_error(project: Project, tmp_path: Path) -> 
     path.write_text("paper_id,category\nP1,Robotics\n", encoding="utf-8")
     result = project.python("classify", "import", str(path), "--taxonomy", "nope", check=False)
     assert result.returncode == 2
-    assert "unknown taxonomy 'nope'; known: iclr2026, icml2026" in result.stderr
+    assert "unknown taxonomy 'nope'" in result.stderr
+    assert "known: iclr2026, icml2026" in result.stderr
