@@ -54,10 +54,12 @@ demo: setup
 
 ## A real venue end to end: fetch from OpenReview, classify with the LLM, rank, export.
 ##   make run VENUE_ID=ICML.cc/2026/Conference VENUE="ICML 2026" TAXONOMY=icml2026
+##   OPENREVIEW_URL and LLM_URL point the fetch and the classifier at other endpoints.
 run: setup
 	@test -n "$(VENUE_ID)" || (echo "usage: make run VENUE_ID=ICML.cc/2026/Conference VENUE='ICML 2026' [TAXONOMY=icml2026]"; exit 2)
-	$(PY) -m ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))"
-	$(PY) -m classify run --taxonomy $(TAXONOMY)
+	$(PY) -m ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))" \
+	    $(if $(OPENREVIEW_URL),--base-url "$(OPENREVIEW_URL)")
+	$(PY) -m classify run --taxonomy $(TAXONOMY) $(if $(LLM_URL),--base-url "$(LLM_URL)")
 	$(MAKE) --no-print-directory rank
 
 ## Everything after loading: raw checks, dbt build, mart checks, one CSV per category.
