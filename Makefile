@@ -58,7 +58,8 @@ demo: setup
 run: setup
 	@test -n "$(VENUE_ID)" || (echo "usage: make run VENUE_ID=ICML.cc/2026/Conference VENUE='ICML 2026' [TAXONOMY=icml2026]"; exit 2)
 	$(PY) -m ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))" \
-	    $(if $(OPENREVIEW_URL),--base-url "$(OPENREVIEW_URL)")
+	    $(if $(OPENREVIEW_URL),--base-url "$(OPENREVIEW_URL)") \
+	    $(if $(SNAPSHOT_DIR),--snapshot-dir "$(SNAPSHOT_DIR)")
 	$(PY) -m classify run --taxonomy $(TAXONOMY) $(if $(LLM_URL),--base-url "$(LLM_URL)")
 	$(MAKE) --no-print-directory rank
 
