@@ -54,7 +54,8 @@ demo: setup
 
 ## A real venue end to end: fetch from OpenReview, classify with the LLM, rank, export.
 ##   make run VENUE_ID=ICML.cc/2026/Conference VENUE="ICML 2026" TAXONOMY=icml2026
-##   OPENREVIEW_URL and LLM_URL point the fetch and the classifier at other endpoints.
+##   OPENREVIEW_URL and LLM_URL point the fetch and the classifier at other endpoints;
+##   SNAPSHOT_DIR moves the snapshots (default snapshots/<venue>/).
 run: setup
 	@test -n "$(VENUE_ID)" || (echo "usage: make run VENUE_ID=ICML.cc/2026/Conference VENUE='ICML 2026' [TAXONOMY=icml2026]"; exit 2)
 	$(PY) -m ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))" \
