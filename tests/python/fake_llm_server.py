@@ -23,8 +23,10 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
+
+from json_http import JsonHandler
 
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 
@@ -69,12 +71,8 @@ class FakeLLM:
     def start(self, port: int = 0) -> FakeLLM:
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
+        class Handler(JsonHandler):
             disable_nagle_algorithm = True  # no 40 ms Nagle/delayed-ACK stall per answer
-
-            def log_message(self, *args: Any) -> None:
-                return None
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 length = int(self.headers.get("Content-Length") or 0)
@@ -85,22 +83,6 @@ class FakeLLM:
                     self._send(400, {"error": {"message": "bad json"}})
                     return
                 fake._handle(self, body)
-
-            def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None,
-                      text: str | None = None) -> bool:
-                data = (text if text is not None else json.dumps(payload)).encode("utf-8")
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    for key, value in (headers or {}).items():
-                        self.send_header(key, value)
-                    self.end_headers()
-                    self.wfile.write(data)
-                    self.wfile.flush()
-                    return True
-                except (BrokenPipeError, ConnectionResetError):
-                    return False
 
         class Server(ThreadingHTTPServer):
             daemon_threads = True

@@ -1,0 +1,37 @@
+"""The part of every local test server that is the same: quiet logs and JSON replies.
+
+The fake OpenReview and chat-completions servers differ in what they answer, not in how
+they write an answer, so both handlers subclass this one.
+"""
+
+from __future__ import annotations
+
+import json
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+
+
+class JsonHandler(BaseHTTPRequestHandler):
+    """HTTP/1.1 handler that writes JSON (or a raw text body) and keeps test output clean."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        return
+
+    def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None,
+              text: str | None = None) -> bool:
+        """Write one reply; False when the client has already gone (a timed-out request)."""
+        data = (text if text is not None else json.dumps(payload)).encode("utf-8")
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(data)
+            self.wfile.flush()
+            return True
+        except (BrokenPipeError, ConnectionResetError):
+            return False
