@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ingest.errors import PaperrankError
+
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "config.toml"
 
 
@@ -33,13 +35,13 @@ class LLMConfig:
 
     def check(self) -> LLMConfig:
         if self.concurrency < 1:
-            raise ValueError("concurrency must be at least 1")
+            raise PaperrankError("concurrency must be at least 1")
         if self.timeout <= 0:
-            raise ValueError("timeout must be positive")
+            raise PaperrankError("timeout must be positive")
         if self.max_attempts < 1 or self.invalid_attempts < 1:
-            raise ValueError("max_attempts and invalid_attempts must be at least 1")
+            raise PaperrankError("max_attempts and invalid_attempts must be at least 1")
         if self.backoff_initial < 0 or self.backoff_max < 0:
-            raise ValueError("backoff must not be negative")
+            raise PaperrankError("backoff must not be negative")
         return self
 
 
@@ -56,12 +58,12 @@ def load_config(path: Path | str | None = None) -> LLMConfig:
         with target.open("rb") as handle:
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"config {target} is not valid TOML: {error}") from None
+        raise PaperrankError(f"config {target} is not valid TOML: {error}") from None
     known = {f.name: f.type for f in fields(LLMConfig)}
     values: dict[str, Any] = {}
     for key, value in (data.get("llm") or {}).items():
         if key not in known:
-            raise ValueError(f"config {target}: unknown key [llm].{key}")
+            raise PaperrankError(f"config {target}: unknown key [llm].{key}")
         values[key] = value
     if "model" in (data.get("keywords") or {}):
         values["keywords_model"] = data["keywords"]["model"]
@@ -71,6 +73,6 @@ def load_config(path: Path | str | None = None) -> LLMConfig:
         if kind is float and isinstance(value, int):
             value = float(value)
         if not isinstance(value, kind):
-            raise ValueError(f"config {target}: [llm].{key} must be a {kind.__name__}")
+            raise PaperrankError(f"config {target}: [llm].{key} must be a {kind.__name__}")
         values[key] = value
     return LLMConfig(**values).check()

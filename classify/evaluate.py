@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from classify.taxonomy import load_taxonomy
+from ingest.errors import PaperrankError
 from ingest.warehouse import connect
 
 
@@ -118,7 +119,7 @@ def load_against(con, taxonomy: str, against: str) -> tuple[pd.DataFrame, str, s
     frame = warehouse_labels(con, taxonomy, model=against)
     if frame.empty:
         sets = ", ".join(f"{m} ({n})" for m, n in label_sets(con, taxonomy)) or "none"
-        raise ValueError(f"{against!r} is neither a file nor a label set of taxonomy {taxonomy} "
+        raise PaperrankError(f"{against!r} is neither a file nor a label set of taxonomy {taxonomy} "
                          f"in the warehouse; label sets: {sets}")
     return frame[["paper_id", "category"]], f"label set {against}", against
 
@@ -132,12 +133,12 @@ def evaluate(con, taxonomy_name: str, against: str, model: str | None = None) ->
                             exclude_model=None if model else right_model)
     if left.empty:
         sets = ", ".join(f"{m} ({n})" for m, n in label_sets(con, taxonomy_name)) or "none"
-        raise ValueError(f"no warehouse labels for taxonomy {taxonomy_name}"
+        raise PaperrankError(f"no warehouse labels for taxonomy {taxonomy_name}"
                          + (f" and model {model}" if model else "") + f"; label sets: {sets}")
     right = right.assign(category=canonical_categories(right["category"], order))
     pairs = left.merge(right, on="paper_id", suffixes=("_warehouse", "_against"))
     if pairs.empty:
-        raise ValueError("the two label sets share no paper")
+        raise PaperrankError("the two label sets share no paper")
     matrix = confusion_matrix(pairs["category_warehouse"], pairs["category_against"], order)
     matrix.index.name = "warehouse \\ against"
     areas = con.execute(

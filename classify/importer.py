@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from classify.taxonomy import load_taxonomy
+from ingest.errors import PaperrankError
 from ingest.records import read_records
 from ingest.warehouse import Batch, Rejection, connect, write_batch
 
@@ -36,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     categories = [c.name for c in load_taxonomy(args.taxonomy).categories]
     if not args.path.exists():
-        raise FileNotFoundError(f"{args.path}: no such file")
+        raise PaperrankError(f"{args.path}: no such file")
     labeled_at = datetime.fromtimestamp(args.path.stat().st_mtime, UTC)
     model = args.model or f"import:{args.path.name}"
     con = connect()
@@ -89,7 +90,7 @@ def build_batch(path: Path, taxonomy: str, categories: list[str], model: str,
     try:
         records = list(_label_records(path))
     except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not UTF-8 text (byte {error.start})") from None
+        raise PaperrankError(f"{path}: not UTF-8 text (byte {error.start})") from None
     for location, record in records:
         batch.records_read += 1
         if isinstance(record, Rejection):

@@ -43,6 +43,7 @@ from classify.store import (
     pending_papers,
 )
 from classify.taxonomy import ROOT, load_taxonomy
+from ingest.errors import PaperrankError
 from ingest.warehouse import connect
 
 OVERRIDES_CSV = ROOT / "seeds" / "primary_area_overrides.csv"
@@ -112,7 +113,7 @@ def _api_key(config: LLMConfig) -> str:
         return key
     if is_loopback(config.base_url):
         return "not-needed"
-    raise ValueError(
+    raise PaperrankError(
         f"environment variable {config.api_key_env} is not set; it must hold the API key for "
         f"{safe_url(config.base_url)}"
     )
@@ -146,7 +147,7 @@ def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
     config = resolve_config(args)
     taxonomy = load_taxonomy(args.taxonomy)
     if args.limit is not None and args.limit < 0:
-        raise ValueError("--limit must not be negative")
+        raise PaperrankError("--limit must not be negative")
     logging.getLogger("openai").setLevel(logging.WARNING)
     logging.getLogger("httpx2").setLevel(logging.WARNING)
 

@@ -6,6 +6,8 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.errors import PaperrankError
+
 ROOT = Path(__file__).resolve().parent.parent
 TAXONOMIES_CSV = ROOT / "seeds" / "taxonomies.csv"
 CONFIDENCES = ("high", "medium", "low")
@@ -58,7 +60,7 @@ def load_taxonomy(name: str, path: Path = TAXONOMIES_CSV) -> Taxonomy:
     known = sorted({r["taxonomy"] for r in rows})
     chosen = [r for r in rows if r["taxonomy"] == name]
     if not chosen:
-        raise ValueError(f"unknown taxonomy {name!r} in {path}; known: {', '.join(known)}")
+        raise PaperrankError(f"unknown taxonomy {name!r} in {path}; known: {', '.join(known)}")
     categories = tuple(
         sorted(
             (
@@ -79,5 +81,5 @@ def load_taxonomy(name: str, path: Path = TAXONOMIES_CSV) -> Taxonomy:
     )
     taxonomy = Taxonomy(name, categories)
     if len(taxonomy.choices) < 2:
-        raise ValueError(f"taxonomy {name!r} has fewer than two categories a classifier may choose")
+        raise PaperrankError(f"taxonomy {name!r} has fewer than two categories a classifier may choose")
     return taxonomy

@@ -24,6 +24,8 @@ from typing import Any
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
+from ingest.errors import PaperrankError
+
 DEFAULT_BASE_URL = "https://api2.openreview.net"
 DEFAULT_PAGE_SIZE = 1000  # the API's maximum page size
 USER_AGENT = "paperrank-ingest/0.1"
@@ -95,7 +97,7 @@ class OpenReviewClient:
             answer = self._request("POST", "/login", body=body)
         except RefusedError as error:
             # The server's message may echo the login; say only what the operator needs.
-            raise ValueError(
+            raise PaperrankError(
                 f"OpenReview login failed (HTTP {error.status}); check OPENREVIEW_USERNAME "
                 "and OPENREVIEW_PASSWORD"
             ) from None
@@ -103,7 +105,7 @@ class OpenReviewClient:
             raise OSError("OpenReview login failed: the server could not be reached") from None
         token = answer.get("token") if isinstance(answer, dict) else None
         if not isinstance(token, str) or not token:
-            raise ValueError("OpenReview login answered without a token")
+            raise PaperrankError("OpenReview login answered without a token")
         self._token = token
 
     def iter_submissions(
@@ -128,7 +130,7 @@ class OpenReviewClient:
             page = self._request("GET", "/notes", params=params)
             notes = page.get("notes") if isinstance(page, dict) else None
             if not isinstance(notes, list):
-                raise ValueError(f"unexpected answer from {self.base_url}/notes: no notes list")
+                raise PaperrankError(f"unexpected answer from {self.base_url}/notes: no notes list")
             if total is None and isinstance(page.get("count"), int):
                 total = page["count"]
                 if on_total:

@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from ingest.errors import PaperrankError
 from ingest.warehouse import SIGNALS, connect
 
 RAW_SQL = {
@@ -77,7 +78,7 @@ def read_stage(stage: str, db: Path | None, taxonomy: str | None) -> dict[str, p
             except duckdb.CatalogException as error:
                 hint = "load data first" if stage == "raw" else "run dbt build first"
                 detail = str(error).splitlines()[0]
-                raise ValueError(f"{stage} tables missing ({hint}): {detail}") from error
+                raise PaperrankError(f"{stage} tables missing ({hint}): {detail}") from error
         return frames
     finally:
         con.close()

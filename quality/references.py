@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from classify.taxonomy import load_taxonomy
+from ingest.errors import PaperrankError
 from ingest.profiles import FieldSpec, load_profiles, resolve_profile
 from ingest.warehouse import SIGNALS
 
@@ -42,7 +43,7 @@ def venue_scales(venues: list[str], explicit: str | None = None) -> list[VenueSc
     for venue in venues:
         try:
             profile = resolve_profile(venue, explicit)
-        except ValueError as error:
+        except PaperrankError as error:
             if explicit:
                 raise
             result.append(VenueScales(
