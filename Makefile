@@ -58,6 +58,7 @@ demo: setup
 ##   SNAPSHOT_DIR moves the snapshots (default snapshots/<venue>/).
 run: setup
 	@test -n "$(VENUE_ID)" || (echo "usage: make run VENUE_ID=ICML.cc/2026/Conference VENUE='ICML 2026' [TAXONOMY=icml2026]"; exit 2)
+	$(PY) -m classify check $(if $(LLM_URL),--base-url "$(LLM_URL)")
 	$(PY) -m ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))" \
 	    $(if $(OPENREVIEW_URL),--base-url "$(OPENREVIEW_URL)") \
 	    $(if $(SNAPSHOT_DIR),--snapshot-dir "$(SNAPSHOT_DIR)")

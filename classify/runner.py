@@ -107,7 +107,8 @@ def overridden_areas(taxonomy: str) -> list[str]:
                 if row["taxonomy"] == taxonomy]
 
 
-def _api_key(config: LLMConfig) -> str:
+def api_key(config: LLMConfig) -> str:
+    """The endpoint's key from the environment (not needed for a local endpoint)."""
     key = os.environ.get(config.api_key_env, "")
     if key:
         return key
@@ -115,7 +116,7 @@ def _api_key(config: LLMConfig) -> str:
         return "not-needed"
     raise PaperrankError(
         f"environment variable {config.api_key_env} is not set; it must hold the API key for "
-        f"{safe_url(config.base_url)}"
+        f"{safe_url(config.base_url)} (or run offline with --backend keywords)"
     )
 
 
@@ -177,7 +178,7 @@ def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
         stats.pending = len(papers)
         if papers:
             if backend is None:
-                backend = OpenAIBackend(taxonomy, config, _api_key(config))
+                backend = OpenAIBackend(taxonomy, config, api_key(config))
             started = time.perf_counter()
             progress = tqdm(total=len(papers), file=sys.stderr, unit="paper",
                             desc=f"classify {taxonomy.name}", disable=args.no_progress,

@@ -20,6 +20,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from ingest.cli import finish_load
 from ingest.errors import PaperrankError
 from ingest.notes import load_file
 from ingest.openreview_client import (
@@ -61,8 +62,12 @@ def run(args: argparse.Namespace) -> int:
     policy = RetryPolicy(attempts=args.attempts, backoff_initial=args.backoff)
     client = OpenReviewClient(args.base_url, credentials_from_env(), policy,
                               log=lambda message: tqdm.write(message, file=sys.stderr))
-    path, count = fetch_snapshot(client, args.venue_id,
-                                 args.snapshot_dir or default_dir(args.venue_id), args.page_size)
+    try:
+        path, count = fetch_snapshot(client, args.venue_id,
+                                     args.snapshot_dir or default_dir(args.venue_id),
+                                     args.page_size)
+    finally:
+        client.close()
     print(f"snapshot: {path} ({count} notes)")
     con = connect()
     try:
@@ -70,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         con.close()
     print(report.render())
-    print(summary.render())
-    return 0
+    return finish_load(summary)
 
 
 def fetch_snapshot(client: OpenReviewClient, venue_id: str, directory: Path,
