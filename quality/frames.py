@@ -25,9 +25,7 @@ RAW_SQL = {
         select r.review_id, r.paper_id, p.venue, {', '.join(f'r.{s}' for s in SIGNALS)},
                p.paper_id is not null as paper_in_raw_papers
         from raw.reviews as r
-        left join (
-            select paper_id, any_value(venue) as venue from raw.papers group by paper_id
-        ) as p on p.paper_id = r.paper_id
+        left join raw.papers as p on p.paper_id = r.paper_id
         order by r.paper_id, r.review_id
     """,
     # accepted papers with how many reviews and whether they carry a label of the taxonomy
