@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
 import logging
 import os
 import sys
@@ -42,11 +41,10 @@ from classify.store import (
     materialize_labels,
     pending_papers,
 )
-from classify.taxonomy import ROOT, load_taxonomy
+from classify.taxonomy import load_taxonomy
 from ingest.errors import PaperrankError
+from ingest.method import read_seed
 from ingest.warehouse import connect
-
-OVERRIDES_CSV = ROOT / "seeds" / "primary_area_overrides.csv"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -102,9 +100,8 @@ def resolve_config(args: argparse.Namespace) -> LLMConfig:
 
 def overridden_areas(taxonomy: str) -> list[str]:
     """Primary areas whose category the override seed decides for this taxonomy."""
-    with OVERRIDES_CSV.open(newline="", encoding="utf-8") as handle:
-        return [row["primary_area"] for row in csv.DictReader(handle)
-                if row["taxonomy"] == taxonomy]
+    return [row["primary_area"] for row in read_seed("primary_area_overrides")
+            if row["taxonomy"] == taxonomy]
 
 
 def api_key(config: LLMConfig) -> str:

@@ -7,7 +7,6 @@ records that the venue's form lacks that signal: loaders leave it empty and say 
 
 from __future__ import annotations
 
-import csv
 import math
 import re
 from dataclasses import dataclass
@@ -15,9 +14,10 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from ingest.errors import PaperrankError
+from ingest.method import SEEDS, read_seed
 from ingest.warehouse import SIGNALS, Batch
 
-PROFILES_CSV = Path(__file__).resolve().parent.parent / "seeds" / "review_form_profiles.csv"
+PROFILES_SEED = "review_form_profiles"
 _LEADING_NUMBER = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)(?=$|[\s:;,.)\-–—])")
 
 
@@ -56,12 +56,11 @@ def _fmt(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def load_profiles(path: Path = PROFILES_CSV) -> dict[str, Profile]:
-    """Read every profile from the seed file."""
+def load_profiles(path: Path | None = None) -> dict[str, Profile]:
+    """Read every profile from the seed file (or another file of its shape)."""
     rows: dict[str, list[dict[str, str]]] = {}
-    with path.open(newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            rows.setdefault(row["profile"], []).append(row)
+    for row in read_seed(PROFILES_SEED, path):
+        rows.setdefault(row["profile"], []).append(row)
     profiles = {}
     for name, entries in rows.items():
         fields = {}
@@ -78,7 +77,7 @@ def load_profiles(path: Path = PROFILES_CSV) -> dict[str, Profile]:
     return profiles
 
 
-def resolve_profile(venue: str, explicit: str | None = None, path: Path = PROFILES_CSV) -> Profile:
+def resolve_profile(venue: str, explicit: str | None = None, path: Path | None = None) -> Profile:
     """Find the profile for a venue: by explicit name, by the venue name squashed to
     letters and digits ("ICLR 2026" -> iclr2026), or by the OpenReview venue-id pattern."""
     profiles = load_profiles(path)
@@ -96,7 +95,7 @@ def resolve_profile(venue: str, explicit: str | None = None, path: Path = PROFIL
             return profile
     raise PaperrankError(
         f"no review-form profile matches venue {venue!r}; pass --profile with one of: "
-        f"{', '.join(sorted(profiles))} (or add one to {path.name})"
+        f"{', '.join(sorted(profiles))} (or add one to {(path or SEEDS / PROFILES_SEED).name}.csv)"
     )
 
 

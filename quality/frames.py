@@ -2,7 +2,7 @@
 
 GX's SQL datasource cannot talk to DuckDB here, so every suite validates a DataFrame.  The
 reads also derive the few columns a per-row expectation needs (a review's venue, a paper's
-review count, a paper's expected rank), so each failure points at the offending rows.
+review count, a category's size), so each failure points at the offending rows.
 """
 
 from __future__ import annotations
@@ -44,13 +44,8 @@ RAW_SQL = {
 }
 
 MART_SQL = {
-    # expected_rank is the rank a paper would have if ranks ran 1..n without gaps or ties
     "paper_rankings": """
-        select *,
-               row_number() over (
-                   partition by venue, category order by category_rank nulls last, paper_id
-               ) as expected_rank,
-               count(*) over (partition by venue, category) as papers_in_category
+        select *, count(*) over (partition by venue, category) as papers_in_category
         from marts.paper_rankings
         order by venue, category, category_rank
     """,
