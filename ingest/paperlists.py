@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -65,18 +66,35 @@ def read_paperlists(path: Path, venue: str, profile: Profile, snapshot_at: datet
     """
     statuses = statuses if statuses is not None else StatusCount()
     batch = Batch(kind="paperlists", source=str(path.resolve()), snapshot_at=snapshot_at)
-    seen: set[str] = set()
+    file = _FileState(statuses)
     for location, record in read_records(path):
         batch.records_read += 1
         if isinstance(record, Rejection):
             batch.rejected.append(record)
             continue
         try:
-            _read_paper(batch, location, record, venue, profile, seen, statuses)
+            _read_paper(batch, location, record, venue, profile, file)
         except BadField as error:
             batch.reject(_record_key(record, location), str(error), record)
+    # A signal column no record has is the file's problem, not each record's: fail the load.
+    never = {s for _, _, _, absent in file.lacking for s in absent} - file.present
+    if never:
+        batch.reviews.clear()  # so the check below names the missing signal
+        check_form_signals(profile, batch, venue, expected=len(file.lacking))
+    for key, reason, record, _ in file.lacking:
+        batch.reject(key, reason, record)
     check_form_signals(profile, batch, venue)
     return batch
+
+
+@dataclass
+class _FileState:
+    """What reading one file has seen so far beyond the batch itself."""
+
+    statuses: StatusCount
+    seen: set[str] = field(default_factory=set)  # paper ids
+    present: set[str] = field(default_factory=set)  # signals some record has a list for
+    lacking: list[tuple[str, str, dict[str, Any], set[str]]] = field(default_factory=list)
 
 
 def _record_key(record: dict[str, Any], location: str) -> str:
@@ -113,7 +131,7 @@ def _list(value: Any) -> list[Any] | None:
 
 
 def _read_paper(batch: Batch, location: str, record: dict[str, Any], venue: str,
-                profile: Profile, seen: set[str], statuses: StatusCount) -> None:
+                profile: Profile, file: _FileState) -> None:
     raw_id = next((record[f] for f in ID_FIELDS if record.get(f) not in (None, "")), None)
     if raw_id is None:
         batch.reject(location, f"missing id: {location} has none of {', '.join(ID_FIELDS)}",
@@ -124,7 +142,7 @@ def _read_paper(batch: Batch, location: str, record: dict[str, Any], venue: str,
         return
     paper_id = clean_text(str(raw_id), location, "paper_id")
     key = f"paper {paper_id}"
-    if paper_id in seen:
+    if paper_id in file.seen:
         batch.reject(key, f"duplicate paper: {key} appears again at {location}", record)
         return
     try:
@@ -160,14 +178,16 @@ def _read_paper(batch: Batch, location: str, record: dict[str, Any], venue: str,
         detail = ", ".join(f"{n} {s}" for s, n in lengths.items())
         batch.reject(key, f"mismatched score lists: {key} has {detail}", record)
         return
-    absent = [f"{s} ({spec.form_field})" for s, spec in profile.fields.items()
-              if spec.form_field and s not in columns]
+    file.present |= set(columns)
+    absent = {s: spec.form_field for s, spec in profile.fields.items()
+              if spec.form_field and s not in columns}
     if absent and any(lengths.values()):
-        batch.reject(key, f"missing field: {key} has reviews but no {', '.join(absent)}, "
-                          f"which the {profile.name} form has", record)
+        names = ", ".join(f"{s} ({form_field})" for s, form_field in absent.items())
+        file.lacking.append((key, f"missing field: {key} has reviews but no {names}, which "
+                                  f"the {profile.name} form has", record, set(absent)))
         return
-    seen.add(paper_id)
-    status, accepted = statuses.settle(status)
+    file.seen.add(paper_id)
+    status, accepted = file.statuses.settle(status)
     batch.papers.append({
         "paper_id": paper_id,
         "venue": venue,

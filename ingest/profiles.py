@@ -144,21 +144,23 @@ def parse_score(value: object, spec: FieldSpec) -> float | None:
     return number
 
 
-def check_form_signals(profile: Profile, batch: Batch, venue: str) -> None:
+def check_form_signals(profile: Profile, batch: Batch, venue: str, expected: int = 0) -> None:
     """Fail the load when a signal the venue's form has is missing from every review.
 
     A file without a `rating` column, or whose ratings are all empty, would otherwise load
     reviews that rank on the remaining signals with every check green.  A signal the form
-    lacks (an empty `form_field` in the profile) is expected to stay empty.
+    lacks (an empty `form_field` in the profile) is expected to stay empty.  `expected` is
+    how many records had reviews when the batch holds none because the column is missing.
     """
-    if not batch.reviews:
+    if not batch.reviews and not expected:
         return
     for signal, spec in profile.fields.items():
         if not spec.form_field:
             continue
         if all(review.get(signal) is None for review in batch.reviews):
             raise PaperrankError(
-                f"missing signal: none of the {len(batch.reviews)} reviews of {venue} in "
+                f"missing signal: none of the {len(batch.reviews) or expected} reviewed papers "
+                f"or reviews of {venue} in "
                 f"{batch.source} has a {signal} (form field {spec.form_field!r} of profile "
                 f"{profile.name}); the ranking needs it. Check the file's columns, or pass the "
                 "--profile whose form matches it"
