@@ -34,7 +34,7 @@ ranked as (
 
 latest as (
 
-    select * exclude (recency) from ranked
+    select * exclude (recency, label_recency) from ranked
     where recency = 1
 
 )

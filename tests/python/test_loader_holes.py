@@ -16,12 +16,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from notes_testkit import note, review, write_jsonl
-from project import Project
+from project import Project, rows
 
 from ingest.status import is_accepted
 
@@ -42,14 +41,6 @@ def paper(paper_id: str, **fields: object) -> dict[str, object]:
 def write_json(path: Path, records: list[object]) -> Path:
     path.write_text(json.dumps(records), encoding="utf-8")
     return path
-
-
-def rows(db: Path, sql: str) -> list[tuple]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 @pytest.fixture
