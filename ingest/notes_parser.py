@@ -328,15 +328,7 @@ class NotesParser:
                 f"the {self.profile.name} review form has no field for "
                 f"{', '.join(missing)}; these signals stay empty for {self.venue}"
             )
-        contents = [entry.reply.get("content") for entries in self.reviews.values()
-                    for entry in entries if isinstance(entry.reply.get("content"), dict)]
-        for signal, spec in self.profile.fields.items():
-            if contents and spec.form_field and not any(spec.form_field in c for c in contents):
-                self.report.warnings.append(
-                    f"none of the {len(contents)} official reviews has the form field "
-                    f"{spec.form_field!r} (signal {signal}); is {self.profile.name} the right "
-                    "profile?"
-                )
+        # A form field no review has fails the load instead (profiles.check_form_signals).
         pattern = self.profile.venue_id_pattern.replace("%", "")
         foreign = sorted(d for d in self.domains if not d.startswith(pattern))
         if foreign:
