@@ -32,7 +32,7 @@ PAYLOAD_LIMIT = 4000  # characters of a rejected record kept for a person to rea
 SIGNALS = ("rating", "confidence", "soundness", "contribution", "presentation")
 
 PAPER_COLUMNS = (
-    "paper_id", "venue", "title", "abstract", "primary_area", "keywords", "status",
+    "paper_id", "venue", "title", "authors", "abstract", "primary_area", "keywords", "status",
     "is_accepted", "forum_url", "pdf_url", "source", "snapshot_at",
 )
 REVIEW_COLUMNS = ("paper_id", "review_id", "reviewer", *SIGNALS, "source", "snapshot_at")
@@ -63,6 +63,7 @@ create table if not exists raw.papers (
     paper_id varchar not null,
     venue varchar not null,
     title varchar,
+    authors varchar,
     abstract varchar,
     primary_area varchar,
     keywords varchar[],

@@ -12,6 +12,7 @@ renamed as (
         paper_id,
         venue,
         title,
+        authors,
         abstract,
         primary_area,
         keywords,
