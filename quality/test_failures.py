@@ -23,6 +23,8 @@ import duckdb
 from ingest.warehouse import db_path
 
 SHOWN_ROWS = 10
+# dbt's built-in unique and accepted_values tests name the tested column like this
+TESTED_VALUE_COLUMNS = {"unique_field", "value_field"}
 DEFAULT_TARGET = Path("target")
 
 
@@ -77,7 +79,9 @@ def explain(result: dict[str, Any], node: dict[str, Any], nodes: dict[str, dict[
     for row in rows:
         text = ", ".join(f"{c}={_show(v)}" for c, v in zip(columns, row, strict=True))
         if csv_lines is not None:
-            where = _matching_lines(dict(zip(columns, row, strict=True)), *csv_lines)
+            named = {node.get("column_name") if c in TESTED_VALUE_COLUMNS else c: v
+                     for c, v in zip(columns, row, strict=True)}
+            where = _matching_lines(named, *csv_lines)
             if where:
                 label = "line" if len(where) == 1 else "lines"
                 text += f"   ({tested['original_file_path']} {label} {', '.join(map(str, where))})"
