@@ -69,7 +69,8 @@ def write_venue(db: Path, venue: Venue, taxonomy: str = "icml2026",
             con.execute(f"delete from raw.{table}")
         con.execute(f"""
             insert into raw.papers
-            select paper_id, venue, title, abstract, primary_area, []::varchar[] as keywords,
+            select paper_id, venue, title, null::varchar as authors, abstract, primary_area,
+                   []::varchar[] as keywords,
                    status, true as is_accepted, forum_url, pdf_url,
                    '{SYNTHETIC_SOURCE}' as source, now() as snapshot_at,
                    md5(concat_ws('|', paper_id, venue, title, abstract, primary_area, status,

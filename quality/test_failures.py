@@ -37,13 +37,16 @@ def run(args: argparse.Namespace) -> int:
     results_file = args.target_path / "run_results.json"
     if not results_file.exists():
         raise FileNotFoundError(f"{results_file} not found: run dbt build first")
-    results = json.loads(results_file.read_text(encoding="utf-8"))["results"]
+    run_results = json.loads(results_file.read_text(encoding="utf-8"))
+    results = run_results["results"]
+    generated = run_results.get("metadata", {}).get("generated_at", "an unknown time")
     nodes = _manifest_nodes(args.target_path / "manifest.json")
     unmet = [r for r in results
              if r["unique_id"].startswith("test.") and r["status"] in ("fail", "warn", "error")]
     if not unmet:
-        print(f"no failing dbt test in {results_file}")
+        print(f"no failing dbt test in {results_file} (dbt run of {generated})")
         return 0
+    print(f"dbt tests that failed in the run of {generated} ({results_file}):")
     con = duckdb.connect(str(db_path()), read_only=True) if db_path().exists() else None
     try:
         for result in unmet:
