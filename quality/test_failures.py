@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from ingest.warehouse import db_path
 SHOWN_ROWS = 10
 # dbt's built-in unique and accepted_values tests name the tested column like this
 TESTED_VALUE_COLUMNS = {"unique_field", "value_field"}
-DEFAULT_TARGET = Path("target")
+DEFAULT_TARGET = Path(os.environ.get("DBT_TARGET_PATH") or "target")  # where dbt writes it
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
