@@ -69,7 +69,8 @@ run: setup
 rank: setup validate-raw build validate-marts export
 
 build: setup
-	$(DBT) build --vars '$(DBT_VARS)'
+	$(PY) -m quality seeds
+	$(DBT) build --vars '$(DBT_VARS)' || { $(PY) -m quality test-failures; exit 1; }
 
 export: setup
 	$(DBT) run-operation export_category_csvs --vars '$(DBT_VARS)' --args '{out_dir: "$(EXPORT_DIR)"}'
