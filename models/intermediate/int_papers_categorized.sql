@@ -75,6 +75,7 @@ categorized as (
         accepted.pdf_url,
         labels.category as label_category,
         labels.label_confidence,
+        labels.label_rationale,
         labels.label_model,
         labels.label_prompt_hash,
         labels.labeled_at,

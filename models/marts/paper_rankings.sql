@@ -46,6 +46,7 @@ ranked_papers as (
         papers.label_model,
         papers.label_prompt_hash,
         papers.label_confidence,
+        papers.label_rationale,
         papers.primary_area,
         papers.status,
         papers.forum_url,
