@@ -41,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         con = marts.connect(args.db)
         try:
+            marts.check_marts(marts.mart_columns(con))
             chosen = args.venue or marts.venues(con)
             if not chosen:
                 raise marts.MartsError(f"{args.db} has no ranked papers (marts.paper_rankings is empty)")

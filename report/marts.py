@@ -56,7 +56,10 @@ def connect(db: Path) -> duckdb.DuckDBPyConnection:
         raise MartsError(
             f"no warehouse at {db}: build one with `make rank` (the published warehouse is "
             "PAPERRANK_PUBLISHED_DB), or pass --db PATH")
-    return duckdb.connect(str(db), read_only=True)
+    try:
+        return duckdb.connect(str(db), read_only=True)
+    except duckdb.Error as error:  # e.g. a writer (dbt, a loader) holds the file
+        raise MartsError(f"cannot open {db} read-only: {error}") from None
 
 
 def mart_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
