@@ -183,8 +183,8 @@ def caterpillar(rows: pd.DataFrame, top_n: int, key: str) -> Plot:
         ax.grid(axis="y", color="#EEEEEE", linewidth=0.6)
         ax.set_axisbelow(True)
         seen = list(dict.fromkeys(rows["rank_band"]))
-        ax.legend(handles=[Patch(color=BAND_COLOURS.get(b, "#000000"), label=str(b)) for b in seen],
-                  loc="lower right", fontsize=8, ncols=len(seen))
+        fig.legend(handles=[Patch(color=BAND_COLOURS.get(b, "#000000"), label=str(b)) for b in seen],
+                   loc="outside upper right", fontsize=8, ncols=len(seen))
     counts = rows["rank_band"].value_counts()
     alt = (f"Rank intervals of the papers ranked {int(rows['category_rank'].min())} to "
            f"{int(rows['category_rank'].max())}, around the top-{top_n} cut: "

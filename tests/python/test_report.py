@@ -195,6 +195,7 @@ def shortlist_tables(doc: lxml.html.HtmlElement) -> dict[str, list[dict[str, obj
                 "title": title.text_content(),
                 "href": title.get("href"),
                 "is_top": "top" in tr.get("class").split(),
+                "rationale": tr.xpath(".//span[@class='rationale']")[0].text_content(),
                 "cells": [text(td) for td in tr.xpath("./td")],
             })
         found[name] = rows
@@ -357,7 +358,7 @@ def test_hostile_text_stays_text(synthetic) -> None:
     rows = {r["paper_id"]: r for rows in shortlist_tables(doc).values() for r in rows}
     for kind, paper_id in hostile.items():
         assert rows[paper_id]["title"] == HOSTILE_TITLES[kind], kind
-        assert HOSTILE_RATIONALE in rows[paper_id]["cells"]
+        assert rows[paper_id]["rationale"] == HOSTILE_RATIONALE
     assert rows[hostile["quotes"]]["href"] is None  # the javascript: link is not a link
     assert "&lt;script&gt;alert(&#34;title&#34;)&lt;/script&gt;" in html
 
