@@ -265,7 +265,8 @@ def confidence_table(data: VenueMarts) -> pd.DataFrame:
     return table[columns]
 
 
-def low_confidence(data: VenueMarts) -> tuple[list[PaperRow], int]:
+def low_confidence(data: VenueMarts) -> tuple[list[dict[str, Any]], int]:
+    """Ranked papers whose label is of low confidence (the first few hundred), and how many."""
     low = data.rankings[data.rankings["label_confidence"].fillna("").str.lower() == "low"]
     low = low.sort_values(["category", "category_rank"])
     rows = [

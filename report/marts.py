@@ -14,10 +14,6 @@ import duckdb
 import pandas as pd
 
 REQUIRED = ("paper_rankings", "category_summary", "excluded_papers", "expert_picks")
-OPTIONAL = (
-    "paper_score_history", "build_settings", "paper_rank_uncertainty",
-    "category_rank_stability", "label_agreement",
-)
 RANKING_COLUMNS = (
     "venue", "paper_id", "title", "category", "category_rank", "category_size", "is_top_n",
     "local_top_overall", "review_count", "forum_url", "label_confidence", "label_model",
@@ -54,8 +50,8 @@ def connect(db: Path) -> duckdb.DuckDBPyConnection:
     """Open the warehouse read-only (a published warehouse is never written by readers)."""
     if not db.exists():
         raise MartsError(
-            f"no warehouse at {db}: build one with `make rank` (the published warehouse is "
-            "PAPERRANK_PUBLISHED_DB), or pass --db PATH")
+            f"no warehouse at {db}: pass --db PATH (make report REPORT_DB=PATH) or set "
+            "PAPERRANK_PUBLISHED_DB to a warehouse built by `make rank`")
     try:
         return duckdb.connect(str(db), read_only=True)
     except duckdb.Error as error:  # e.g. a writer (dbt, a loader) holds the file
