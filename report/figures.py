@@ -130,7 +130,7 @@ def why_here(rows: pd.DataFrame, signals: list[str], top_count: int, key: str) -
     alt = (f"Stacked bars of the weighted terms of the composite for ranks "
            f"{int(rows['category_rank'].min())} to {int(rows['category_rank'].max())}. "
            f"The largest term of the first three papers: {', '.join(strongest)}. "
-           "The table above lists the same numbers.")
+           "The table above lists each paper's signals and composite.")
     return render(fig, key, alt,
                   "Why here: each paper's composite split into its weighted terms.")
 
