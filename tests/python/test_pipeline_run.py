@@ -143,7 +143,8 @@ def test_make_run_from_venue_id_to_csvs(tmp_path, monkeypatch):
             result = project.run(
                 "make", "--no-print-directory", "run", f"VENUE_ID={VENUE_ID}", f"VENUE={VENUE}",
                 f"TAXONOMY={TAXONOMY}", "PROFILE=iclr2026", f"OPENREVIEW_URL={openreview.base_url}",
-                f"LLM_URL={llm.base_url}", f"EXPORT_DIR={exports}", f"SNAPSHOT_DIR={snapshots}")
+                f"LLM_URL={llm.base_url}", f"EXPORT_DIR={exports}", f"SNAPSHOT_DIR={snapshots}",
+                f"REPORT_DIR={tmp_path / 'report'}")
             return result.stdout + result.stderr
 
         output = make_run()
@@ -152,6 +153,9 @@ def test_make_run_from_venue_id_to_csvs(tmp_path, monkeypatch):
         output_again = make_run()
         second_requests = llm.requests[len(first_requests):]
         notes_requests = list(openreview.requests)
+
+    # -- the experts' report of what was just built ---------------------------------------
+    assert f"report for {VENUE}: {tmp_path / 'report'}" in output
 
     # -- fetch: from the fake server, through a snapshot in the given folder, not the repo --
     assert notes_requests and all("details=replies" in r for r in notes_requests)
