@@ -1,0 +1,121 @@
+"""`python -m pipeline rank`: everything after loading, in one process (write, audit, publish).
+
+    raw checks -> dbt build (tests included) -> mart checks -> marts agree -> publish -> export
+
+Everything up to the audit writes and reads the working warehouse (PAPERRANK_DB) only.  The
+published warehouse (PAPERRANK_PUBLISHED_DB) changes in one atomic step, and only when every
+check passed; the CSVs are then exported from it.  A failed or killed run leaves the
+published warehouse and the exports as they were.  Each step prints one line; the quality
+reports go to the log (and to the screen when a check fails), dbt's full log to its log folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ingest.warehouse import db_path
+from pipeline import consistency, publish, settings
+from pipeline.dbt import Dbt
+from pipeline.locks import check_writable
+from pipeline.settings import Settings
+
+DEFAULT_EXPORT_DIR = Path("exports")
+DEFAULT_LOG = Path("logs") / "pipeline.log"
+
+
+class AuditFailed(RuntimeError):
+    """A check of the audit failed; nothing was published."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    settings.add_arguments(parser)
+    parser.add_argument("--export-dir", type=Path, default=DEFAULT_EXPORT_DIR,
+                        help=f"folder of the category CSVs (default {DEFAULT_EXPORT_DIR})")
+    parser.add_argument("--bom", action="store_true",
+                        help="start each CSV with a UTF-8 byte order mark (for Excel)")
+    parser.add_argument("--log", type=Path, default=DEFAULT_LOG,
+                        help=f"file the quality reports are appended to (default {DEFAULT_LOG})")
+
+
+def run(args: argparse.Namespace) -> int:
+    chosen = settings.from_args(args)
+    rank(chosen, args.export_dir, args.bom, args.log)
+    return 0
+
+
+def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path) -> str:
+    """Run the back half; return the published build id."""
+    working, published = db_path(), publish.published_path()
+    if not working.exists():
+        raise FileNotFoundError(f"no working warehouse at {working}; load data first "
+                                "(python -m ingest ..., python -m classify ...)")
+    check_writable(working)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    dbt = Dbt(chosen.dbt_vars())
+    steps = Steps(6)
+    steps.run("raw checks", lambda: _gate("raw", chosen, log))
+    steps.run("dbt build", lambda: dbt.invoke("build"))
+    steps.run("mart checks", lambda: _gate("marts", chosen, log))
+    steps.run("marts agree", lambda: _agree(working))
+    build_id, version = steps.run("publish", lambda: publish.publish(working, published))
+    steps.run("export", lambda: export(dbt, export_dir, chosen.venue, bom))
+    print(f"published build {build_id} of {working}: {published} -> {version.name}", flush=True)
+    print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
+    return build_id
+
+
+def export(dbt: Dbt, export_dir: Path, venue: str | None, bom: bool) -> None:
+    """The ops' run-operation, from the published warehouse."""
+    publish.require_published(publish.published_path())
+    arguments = {"out_dir": str(export_dir), "bom": bom}
+    if venue:
+        arguments["venue"] = venue
+    dbt.invoke("run-operation", "export_category_csvs", "--args", json.dumps(arguments))
+
+
+class Steps:
+    """Numbered progress lines: `[2/6] dbt build ... ok (5.1 s)`."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done = total, 0
+
+    def run(self, name: str, action: Callable[[], object]):
+        self.done += 1
+        print(f"[{self.done}/{self.total}] {name} ...", end="", flush=True)
+        started = time.monotonic()
+        try:
+            result = action()
+        except BaseException:
+            print(" FAILED", flush=True)
+            raise
+        print(f" ok ({time.monotonic() - started:.1f} s)", flush=True)
+        return result
+
+
+def _gate(stage: str, chosen: Settings, log: Path) -> None:
+    """The great-expectations gate, in this process; its report goes to the log."""
+    from quality import validate
+
+    args = argparse.Namespace(stage=stage, taxonomy=chosen.taxonomy, top_n=chosen.top_n,
+                              profile=chosen.profile, docs_dir=validate.DEFAULT_DOCS)
+    report = io.StringIO()
+    with contextlib.redirect_stdout(report):
+        code = validate.run(args)
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(report.getvalue())
+    if code != 0:
+        print("\n" + report.getvalue(), flush=True)
+        raise AuditFailed(f"the {stage} quality checks failed (report above and in {log}); "
+                          "nothing was published")
+
+
+def _agree(working: Path) -> None:
+    problems = consistency.check(working)
+    if problems:
+        raise AuditFailed("the marts disagree, nothing was published:\n  " + "\n  ".join(problems))
