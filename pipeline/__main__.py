@@ -6,6 +6,7 @@ from ingest.cli import dispatch
 
 COMMANDS = {
     "rank": ("pipeline.rank", "checks, dbt build, audit, publish, export: everything after loading"),
+    "publish": ("pipeline.publish_build", "audit the working warehouse's marts and publish them"),
     "publications": ("pipeline.publish_cli", "list the kept publications and which one is published"),
     "rollback": ("pipeline.rollback", "point the published warehouse (and exports) at the previous build"),
     "export": ("pipeline.export", "export the published build's CSVs"),

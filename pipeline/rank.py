@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
 def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path) -> str:
     """Run the back half; return the published build id."""
-    working, published = db_path(), publish.published_path()
+    working = db_path()
     if not working.exists():
         raise FileNotFoundError(f"no working warehouse at {working}; load data first "
                                 "(python -m ingest ..., python -m classify ...)")
@@ -61,12 +61,19 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path) -> str:
     steps = Steps(6)
     steps.run("raw checks", lambda: _gate("raw", chosen, log))
     steps.run("dbt build", lambda: dbt.invoke("build"))
+    build_id = audit_and_publish(chosen, log, steps)
+    steps.run("export", lambda: export(dbt, export_dir, chosen.venue, bom))
+    print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
+    return build_id
+
+
+def audit_and_publish(chosen: Settings, log: Path, steps: Steps) -> str:
+    """Audit the working warehouse's marts and, when they pass, publish them."""
+    working, published = db_path(), publish.published_path()
     steps.run("mart checks", lambda: _gate("marts", chosen, log))
     steps.run("marts agree", lambda: _agree(working))
     build_id, version = steps.run("publish", lambda: publish.publish(working, published))
-    steps.run("export", lambda: export(dbt, export_dir, chosen.venue, bom))
     print(f"published build {build_id} of {working}: {published} -> {version.name}", flush=True)
-    print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
     return build_id
 
 
