@@ -33,11 +33,13 @@ class Project:
         self.db = db
         self.scratch = scratch
         self.root = root
+        self.published = scratch / "published.duckdb"
 
     @property
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
         env["PAPERRANK_DB"] = str(self.db)
+        env["PAPERRANK_PUBLISHED_DB"] = str(self.published)
         env["DBT_PROFILES_DIR"] = str(self.root)
         return env
 
