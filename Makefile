@@ -31,9 +31,11 @@ SETTINGS = --taxonomy "$(TAXONOMY)" --top-n "$(TOP_N)" --weight-set "$(WEIGHT_SE
     --venue "$(VENUE)" --label-model "$(LABEL_MODEL)" --profile "$(PROFILE)"
 BOM_FLAG = $(if $(filter yes true 1,$(CSV_BOM)),--bom)
 
-DEMO_DIR := output/demo
-DEMO_DB := warehouse/demo.duckdb
-DEMO_PUBLISHED_DB := warehouse/demo_published.duckdb
+DEMO_DIR ?= output/demo
+DEMO_DB ?= warehouse/demo.duckdb
+DEMO_PUBLISHED_DB ?= warehouse/demo_published.duckdb
+# papers of the synthetic venue (empty: ICML 2026's 6,352)
+DEMO_PAPERS ?=
 
 .PHONY: help setup demo run rank build publications rollback export validate validate-raw \
         validate-marts lint test test-python test-dbt docs bench bench-rank clean
@@ -61,7 +63,8 @@ $(VENV)/.installed: pyproject.toml $(wildcard */__init__.py)
 
 ## The main job, offline: synthetic ICML-sized venue -> keyword labels -> checks -> dbt -> publish -> CSVs.
 demo: setup
-	@PAPERRANK_DB=$(DEMO_DB) PAPERRANK_PUBLISHED_DB=$(DEMO_PUBLISHED_DB) $(PY) -m pipeline demo --out $(DEMO_DIR)
+	@PAPERRANK_DB=$(DEMO_DB) PAPERRANK_PUBLISHED_DB=$(DEMO_PUBLISHED_DB) $(PY) -m pipeline demo --out "$(DEMO_DIR)" \
+	    $(if $(DEMO_PAPERS),--papers $(DEMO_PAPERS))
 
 ## A real venue end to end: fetch from OpenReview, classify with the LLM, rank, export.
 ##   make run VENUE_ID=ICML.cc/2026/Conference VENUE="ICML 2026" TAXONOMY=icml2026

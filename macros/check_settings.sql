@@ -20,7 +20,7 @@
     {%- if not (top_n is integer or (top_n is string and modules.re.fullmatch('[0-9]{1,9}', top_n)))
         or top_n | int < 1 -%}
         {{ exceptions.raise_compiler_error(
-            'var top_n must be a whole number >= 1, got ' ~ (top_n | string)[:80] | tojson) }}
+            'var top_n must be a whole number >= 1, got ' ~ (top_n[:80] if top_n is string else top_n) | tojson) }}
     {%- endif -%}
     {%- for name in ['taxonomy', 'weight_set', 'venue', 'label_model'] -%}
         {%- set value = var(name) -%}
@@ -28,7 +28,7 @@
         {%- elif not (value is string and value | trim != '' and value | length <= 200) -%}
             {{ exceptions.raise_compiler_error(
                 'var ' ~ name ~ ' must be a non-empty text of at most 200 characters, got '
-                ~ (value | string)[:80] | tojson) }}
+                ~ (value[:80] if value is string else value) | tojson) }}
         {%- endif -%}
     {%- endfor -%}
 
@@ -73,7 +73,8 @@
 
 {#- The settings that need the raw layer: labels for the taxonomy (and model), the venue. -#}
 {% macro _check_raw_settings() %}
-    {%- set labels = adapter.get_relation(database=target.database, schema='raw', identifier='paper_labels') -%}
+    {%- set labels = adapter.get_relation(
+        database=target.database, schema='raw', identifier='paper_labels') -%}
     {%- set papers = adapter.get_relation(database=target.database, schema='raw', identifier='papers') -%}
     {%- if labels is none or papers is none -%}
         {{ exceptions.raise_compiler_error(

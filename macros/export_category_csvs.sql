@@ -39,7 +39,8 @@
     {%- set folder = out_dir | string | trim | replace('\\', '/') -%}
     {%- set folder = folder.rstrip('/') if folder.rstrip('/') != '' else folder -%}
     {%- if folder in ('', '.', '..', '/') -%}
-        {{ exceptions.raise_compiler_error('out_dir must name a folder of its own, got ' ~ out_dir | tojson) }}
+        {{ exceptions.raise_compiler_error(
+            'out_dir must name a folder of its own, got ' ~ out_dir | tojson) }}
     {%- endif -%}
     {%- set staging = run_query('select paperrank_staging_folder(' ~ sql_string(folder) ~ ')').rows[0][0] -%}
 

@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +27,7 @@ from pipeline.locks import check_writable
 from pipeline.settings import Settings
 
 DEFAULT_EXPORT_DIR = Path("exports")
-DEFAULT_LOG = Path("logs") / "pipeline.log"
+DEFAULT_LOG = Path(os.environ.get("DBT_LOG_PATH") or "logs") / "pipeline.log"  # beside dbt.log
 
 
 class AuditFailed(RuntimeError):

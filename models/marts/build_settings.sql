@@ -38,7 +38,7 @@ final as (
 
     select
         {{ sql_string(invocation_id) }} as build_id,
-        cast({{ sql_string(run_started_at.isoformat()) }} as timestamptz) as built_at,
+        cast({{ sql_string(run_started_at) }} as timestamptz) as built_at,
         venues.venue,
         {{ sql_string(var('taxonomy')) }} as taxonomy,
         {{ sql_string(var('weight_set')) }} as weight_set,

@@ -40,6 +40,9 @@ class Project:
         env = dict(os.environ)
         env["PAPERRANK_DB"] = str(self.db)
         env["PAPERRANK_PUBLISHED_DB"] = str(self.published)
+        # make targets run dbt in-process: keep its target and logs out of the repo
+        env.setdefault("DBT_TARGET_PATH", str(self.scratch / "target"))
+        env.setdefault("DBT_LOG_PATH", str(self.scratch / "logs"))
         env["DBT_PROFILES_DIR"] = str(self.root)
         return env
 

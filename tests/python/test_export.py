@@ -5,11 +5,17 @@ spreadsheet would run as a formula."""
 from __future__ import annotations
 
 import csv
+import json
 import shutil
 from pathlib import Path
 
+import duckdb
 import pytest
 from project import REPO, Project
+
+# cells a spreadsheet would run as formulas (OWASP CSV injection), and one it would not
+HOSTILE_TITLES = ['=HYPERLINK("http://evil.example","click")', "+1+2", "-2+3", "@SUM(A1:A9)",
+                  "\tTabbed", "\rReturned", "＝SUM(1)", "A plain title, with = inside"]
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +29,19 @@ def two_venues(tmp_path_factory: pytest.TempPathFactory) -> Project:
                        "--venue", venue, "--out", str(out), "--labels-out", str(truth))
         project.python("ingest", "file", str(out), "--venue", venue, "--profile", "iclr2026")
         project.python("classify", "import", str(truth), "--taxonomy", "icml2026")
+    con = duckdb.connect(str(project.db))
+    try:
+        ids = [r[0] for r in con.execute("""
+            select p.paper_id from raw.papers as p
+            inner join raw.paper_labels as l on l.paper_id = p.paper_id
+            where p.venue = 'SYNTH 2027' and l.category = 'Agentic AI' and p.is_accepted
+              and lower(p.primary_area) <> 'datasets and benchmarks'
+              and p.paper_id in (select paper_id from raw.reviews)
+            order by p.paper_id limit ?""", [len(HOSTILE_TITLES)]).fetchall()]
+        for paper_id, title in zip(ids, HOSTILE_TITLES, strict=True):
+            con.execute("update raw.papers set title = ? where paper_id = ?", [title, paper_id])
+    finally:
+        con.close()
     project.dbt("build", "--vars", "{top_n: 5}")
     project.python("pipeline", "publish", "--top-n", "5")
     return project
@@ -53,6 +72,34 @@ def test_one_csv_per_ranked_category_in_a_new_nested_folder(two_venues: Project)
         assert {r["venue"] for r in table} == {"SYNTH 2027"}
         assert [int(r["category_rank"]) for r in table] == list(range(1, len(table) + 1))
         assert [r["is_top_n"] for r in table[:6]] == ["TRUE"] * 5 + ["FALSE"]
+
+
+def test_formula_cells_are_neutralised_and_types_are_spreadsheet_friendly(two_venues: Project) -> None:
+    folder = two_venues.scratch / "formulas"
+    export(two_venues, f"{{out_dir: '{folder}', venue: 'SYNTH 2027'}}")
+    with (folder / "agentic-ai.csv").open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    titles = {r["title"] for r in rows}
+    for title in HOSTILE_TITLES[:-1]:
+        assert "'" + title in titles and title not in titles, title
+    assert HOSTILE_TITLES[-1] in titles
+    for row in rows:  # no text cell starts a formula; numbers and booleans stay plain
+        for name in ("paper_id", "title", "category", "venue", "primary_area", "status",
+                     "label_model", "forum_url", "pdf_url"):
+            assert row[name][:1] not in ("=", "+", "-", "@", "\t", "\r", "＝"), (name, row[name])
+        assert row["is_top_n"] in ("TRUE", "FALSE")
+        float(row["z_rating_mean"]), int(row["category_rank"])
+
+
+def test_excel_option_writes_a_byte_order_mark_and_the_manifest_tells(two_venues: Project) -> None:
+    folder = two_venues.scratch / "excel"
+    export(two_venues, f"{{out_dir: '{folder}', venue: 'SYNTH 2027', bom: true}}")
+    data = (folder / "agentic-ai.csv").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbfcategory_rank,")
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["encoding"] == "utf-8-sig"
+    assert manifest["columns"][:3] == ["category_rank", "paper_id", "title"]
+    assert {"presentation_mean", "z_presentation_mean"} <= set(manifest["columns"])  # from the macro
 
 
 def test_a_slug_that_escapes_the_folder_is_refused(tmp_path: Path) -> None:
