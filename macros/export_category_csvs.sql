@@ -44,9 +44,12 @@
     {%- endif -%}
     {%- set staging = run_query('select paperrank_staging_folder(' ~ sql_string(folder) ~ ')').rows[0][0] -%}
 
+    {#- a publication always has build_settings; a bare `dbt run` of the rankings may not -#}
+    {%- set has_settings = adapter.get_relation(
+        database='paperrank_published', schema='marts', identifier='build_settings') is not none -%}
     {%- set settings = run_query(
         'select to_json(s)::varchar from paperrank_published.marts.build_settings as s where venue = '
-        ~ sql_string(chosen_venue)) -%}
+        ~ sql_string(chosen_venue)) if has_settings else none -%}
     {%- set files = [] -%}
     {%- for row in categories -%}
         {%- set slug = row[1] -%}
@@ -63,7 +66,7 @@
     {%- set manifest = {
         'venue': chosen_venue,
         'published_db': published,
-        'build_settings': settings.rows[0][0] if settings.rows else none,
+        'build_settings': settings.rows[0][0] if settings and settings.rows else none,
         'columns': export_csv_columns() | map(attribute='name') | list,
         'encoding': 'utf-8-sig' if bom else 'utf-8',
         'files': files,
