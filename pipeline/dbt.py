@@ -35,14 +35,20 @@ class Dbt:
             argv += ["--target", self.target]
         return argv
 
-    def invoke(self, *command: str) -> Any:
-        """Run one dbt command; raise WarehouseLocked or DbtFailed when it fails."""
+    def parse(self) -> None:
+        """Parse the project once (no warehouse access); every command reuses the manifest."""
         from dbt.cli.main import dbtRunner
 
         if self.manifest is None:
             parsed = dbtRunner().invoke(self._argv(["parse"]))
             self._raise_for(parsed, "parse")
             self.manifest = parsed.result
+
+    def invoke(self, *command: str) -> Any:
+        """Run one dbt command; raise WarehouseLocked or DbtFailed when it fails."""
+        from dbt.cli.main import dbtRunner
+
+        self.parse()
         try:
             result = dbtRunner(manifest=self.manifest).invoke(self._argv(list(command)))
         finally:

@@ -7,13 +7,13 @@ published warehouse (PAPERRANK_PUBLISHED_DB) changes in one atomic step, and onl
 check passed; the CSVs are then exported from it.  A failed or killed run leaves the
 published warehouse and the exports as they were.  Each step prints one line; the quality
 reports go to the log (and to the screen when a check fails), dbt's full log to its log folder.
+The two quality gates run as child processes beside dbt (`pipeline.gates`), so their start-up
+overlaps dbt's; the order of the verdicts is the one above.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
 import time
@@ -23,6 +23,7 @@ from pathlib import Path
 from ingest.warehouse import db_path
 from pipeline import consistency, publish, settings
 from pipeline.dbt import Dbt
+from pipeline.gates import Gate
 from pipeline.locks import check_writable
 from pipeline.settings import Settings
 
@@ -31,7 +32,7 @@ DEFAULT_LOG = Path(os.environ.get("DBT_LOG_PATH") or "logs") / "pipeline.log"  #
 
 
 class AuditFailed(RuntimeError):
-    """A check of the audit failed; nothing was published."""
+    """The marts disagree; nothing was published."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,20 +59,31 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path) -> str:
                                 "(python -m ingest ..., python -m classify ...)")
     check_writable(working)
     log.parent.mkdir(parents=True, exist_ok=True)
-    dbt = Dbt(chosen.dbt_vars())
-    steps = Steps(6)
-    steps.run("raw checks", lambda: _gate("raw", chosen, log))
-    steps.run("dbt build", lambda: dbt.invoke("build"))
-    build_id = audit_and_publish(chosen, log, steps)
+    raw, marts = Gate("raw", chosen, log), Gate("marts", chosen, log, wait=True)
+    try:
+        dbt = Dbt(chosen.dbt_vars())
+        steps = Steps(6)
+        steps.run("raw checks + dbt parse", lambda: (dbt.parse(), raw.result()))
+        steps.run("dbt build", lambda: dbt.invoke("build"))
+        marts.go()
+        build_id = audit_and_publish(chosen, log, steps, marts)
+    finally:
+        raw.stop()
+        marts.stop()
     steps.run("export", lambda: export(dbt, export_dir, chosen.venue, bom))
     print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
     return build_id
 
 
-def audit_and_publish(chosen: Settings, log: Path, steps: Steps) -> str:
+def audit_and_publish(chosen: Settings, log: Path, steps: Steps, marts: Gate | None = None) -> str:
     """Audit the working warehouse's marts and, when they pass, publish them."""
     working, published = db_path(), publish.published_path()
-    steps.run("mart checks", lambda: _gate("marts", chosen, log))
+    if marts is None:
+        marts = Gate("marts", chosen, log)
+    try:
+        steps.run("mart checks", marts.result)
+    finally:
+        marts.stop()
     steps.run("marts agree", lambda: _agree(working))
     build_id, version = steps.run("publish", lambda: publish.publish(working, published))
     print(f"published build {build_id} of {working}: {published} -> {version.name}", flush=True)
@@ -104,23 +116,6 @@ class Steps:
             raise
         print(f" ok ({time.monotonic() - started:.1f} s)", flush=True)
         return result
-
-
-def _gate(stage: str, chosen: Settings, log: Path) -> None:
-    """The great-expectations gate, in this process; its report goes to the log."""
-    from quality import validate
-
-    args = argparse.Namespace(stage=stage, taxonomy=chosen.taxonomy, top_n=chosen.top_n,
-                              profile=chosen.profile, docs_dir=validate.DEFAULT_DOCS)
-    report = io.StringIO()
-    with contextlib.redirect_stdout(report):
-        code = validate.run(args)
-    with log.open("a", encoding="utf-8") as handle:
-        handle.write(report.getvalue())
-    if code != 0:
-        print("\n" + report.getvalue(), flush=True)
-        raise AuditFailed(f"the {stage} quality checks failed (report above and in {log}); "
-                          "nothing was published")
 
 
 def _agree(working: Path) -> None:
