@@ -1,18 +1,25 @@
-"""The quality gates of `make rank`, as child processes beside dbt.
+"""The quality gates of `make rank`, in one child process beside dbt.
 
-Both start when the pipeline starts.  The raw gate reads the working warehouse at once
-(read-only, closed before it validates) while this process starts dbt and parses the project,
-which does not open the warehouse; dbt build waits for its verdict.  The marts gate imports
-great-expectations during the build and checks the marts when told the build is done.  Each
-report goes to the pipeline's log, and to the screen when the gate fails.
+Importing great-expectations takes seconds, and dbt cannot open the working warehouse while
+another process reads it.  So this process reads the raw tables first (read-only, closed at
+once), then forks one child that imports great-expectations and checks them while dbt builds
+here; when the build is done the child checks the marts (read-only, dbt has let go of the
+file).  Nothing is published unless both verdicts pass, in that order.  Each report goes to
+the pipeline's log, and to the screen when its gate fails.  The child ends with the pipeline:
+if this process dies, the child's pipe closes and it stops.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import tempfile
+import argparse
+import contextlib
+import io
+import multiprocessing
+import os
+from multiprocessing.connection import Connection
 from pathlib import Path
+
+import pandas as pd
 
 from pipeline.settings import Settings
 
@@ -21,39 +28,76 @@ class GateFailed(RuntimeError):
     """A quality gate failed (its report has been printed); nothing is published."""
 
 
-class Gate:
-    def __init__(self, stage: str, chosen: Settings, log: Path, wait: bool = False) -> None:
-        self.stage, self.log = stage, log
-        command = [sys.executable, "-m", "pipeline.gate", "--stage", stage,
-                   "--taxonomy", chosen.taxonomy, "--top-n", str(chosen.top_n)]
-        if chosen.profile and stage == "raw":
-            command += ["--profile", chosen.profile]
-        if wait:
-            command.append("--wait")
-        self.output = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 (closed in result)
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE if wait else subprocess.DEVNULL,
-                                        stdout=self.output, stderr=subprocess.STDOUT, text=True)
+def _arguments(stage: str, chosen: Settings) -> argparse.Namespace:
+    from quality.validate import DEFAULT_DOCS
 
-    def go(self) -> None:
-        """Tell a waiting gate that the build is done."""
-        assert self.process.stdin is not None
-        self.process.stdin.write("go\n")
-        self.process.stdin.close()
+    return argparse.Namespace(stage=stage, taxonomy=chosen.taxonomy, top_n=chosen.top_n,
+                              profile=chosen.profile if stage == "raw" else None,
+                              docs_dir=DEFAULT_DOCS)
 
-    def result(self) -> None:
-        """Wait for the verdict; raise GateFailed (after printing the report) on failure."""
-        code = self.process.wait()
-        self.output.seek(0)
-        report = self.output.read()
-        self.output.close()
+
+def _check(stage: str, chosen: Settings, frames: dict[str, pd.DataFrame] | None) -> tuple[int, str]:
+    from quality import validate
+
+    report = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(report):
+            code = validate.run(_arguments(stage, chosen), frames)
+    except (OSError, ValueError) as error:
+        return 2, f"{report.getvalue()}error: {error}\n"
+    return code, report.getvalue()
+
+
+def _child(pipe: Connection, chosen: Settings, raw: dict[str, pd.DataFrame]) -> None:
+    """The forked gate process: raw verdict now, marts verdict when told the build is done."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)  # library chatter; the reports travel through the pipe
+    pipe.send(_check("raw", chosen, raw))
+    try:
+        if pipe.recv() != "marts":
+            return
+    except EOFError:
+        return
+    pipe.send(_check("marts", chosen, None))
+
+
+class Gates:
+    """Start with the raw tables read; `raw()` and `marts()` give the verdicts."""
+
+    def __init__(self, chosen: Settings, log: Path) -> None:
+        from ingest.warehouse import db_path
+        from quality.frames import read_stage
+
+        self.log = log
+        frames = read_stage("raw", db_path(), chosen.taxonomy)
+        context = multiprocessing.get_context("fork")
+        self.pipe, child_end = context.Pipe()
+        self.process = context.Process(target=_child, args=(child_end, chosen, frames), daemon=True)
+        self.process.start()
+        child_end.close()
+
+    def raw(self) -> None:
+        self._verdict("raw")
+
+    def marts(self) -> None:
+        self.pipe.send("marts")
+        self._verdict("marts")
+
+    def _verdict(self, stage: str) -> None:
+        try:
+            code, report = self.pipe.recv()
+        except EOFError:
+            code, report = 1, "the quality gate process ended without a verdict\n"
         with self.log.open("a", encoding="utf-8") as handle:
             handle.write(report)
         if code != 0:
             print("\n" + report.rstrip(), flush=True)
-            raise GateFailed(f"the {self.stage} quality checks failed (report above and in "
-                             f"{self.log}); nothing was published")
+            raise GateFailed(f"the {stage} quality checks failed (report above and in {self.log}); "
+                             "nothing was published")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
+        self.pipe.close()
+        self.process.join(timeout=5)
+        if self.process.is_alive():
             self.process.kill()
-            self.process.wait()
+            self.process.join()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ingest.warehouse import db_path
 from pipeline import rank, settings
+from pipeline.gates import Gates
 from pipeline.locks import check_writable
 from pipeline.rank import Steps
 
@@ -27,5 +28,12 @@ def run(args: argparse.Namespace) -> int:
         raise FileNotFoundError(f"no working warehouse at {working}; load data and run make build first")
     check_writable(working)
     args.log.parent.mkdir(parents=True, exist_ok=True)
-    rank.audit_and_publish(settings.from_args(args), args.log, Steps(3))
+    chosen = settings.from_args(args)
+    gates = Gates(chosen, args.log)
+    try:
+        steps = Steps(4)
+        steps.run("raw checks", gates.raw)
+        rank.audit_and_publish(chosen, args.log, steps, gates)
+    finally:
+        gates.stop()
     return 0
