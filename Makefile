@@ -108,7 +108,7 @@ validate-marts: setup
 	$(PY) -m quality validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N)
 
 lint: setup
-	$(BIN)/ruff check ingest classify quality bench tests/python
+	$(BIN)/ruff check ingest classify quality bench pipeline tests/python
 	$(BIN)/sqlfluff lint models macros tests/generic
 
 test: setup lint

@@ -9,8 +9,9 @@ run measures, in fresh processes:
   mart checks, the marts-agree check, publish, export, in one process.
 
 It prints the medians, the ratio (issue 11's target: rank within 2x of build) and where the
-rank's time goes, from the step times it prints; the rest is the process's start-up and the
-project parse.  Timing lives here, never in a test.
+rank's time goes, from the step times it prints (the project parse is inside the dbt build
+step); the rest is Python's and dbt's start-up and reading the raw tables.  Timing lives here,
+never in a test.
 """
 
 from __future__ import annotations

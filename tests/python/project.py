@@ -7,6 +7,7 @@ target and log folders, so tests can run while an operator's warehouse is in use
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,15 @@ REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 ICLR = SHARED / "data" / "iclr2026"
 BIN = Path(sys.executable).parent
+
+
+def copy_project(root: Path) -> Path:
+    """A copy of the dbt project (models, macros, seeds, tests, settings) to break on purpose."""
+    for name in ("models", "macros", "seeds", "tests"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("python"))
+    for name in ("dbt_project.yml", "profiles.yml"):
+        shutil.copy(REPO / name, root / name)
+    return root
 
 
 def require_shared(path: Path) -> Path:

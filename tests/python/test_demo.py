@@ -38,3 +38,16 @@ def test_make_demo_prints_a_short_summary_and_a_query_that_works(tmp_path) -> No
                            timeout=120, check=False)
     assert shown.returncode == 0, shown.stderr
     assert "category_rank" in shown.stdout and "Agentic AI" in shown.stdout
+
+
+def test_make_help_lists_targets_and_every_setting_with_its_value(tmp_path) -> None:
+    project = Project(tmp_path / "w.duckdb", tmp_path)
+    result = project.run("make", "--no-print-directory", "help", "TOP_N=7", "WEIGHT_SET=mine",
+                         "VENUE=ICLR 2026")
+    for target in ("demo", "run", "rank", "build", "export", "rollback", "publications", "docs",
+                   "validate", "test", "bench"):
+        assert f" {target} " in result.stdout or f" {target}\n" in result.stdout, target
+    for setting in ("TAXONOMY=icml2026", "TOP_N=7", "WEIGHT_SET=mine", "VENUE=ICLR 2026",
+                    "LABEL_MODEL=", "PROFILE=", "EXPORT_DIR=exports", "CSV_BOM=no",
+                    f"PAPERRANK_DB={project.db}", f"PAPERRANK_PUBLISHED_DB={project.published}"):
+        assert setting in result.stdout, setting

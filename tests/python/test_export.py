@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
 from pathlib import Path
 
 import duckdb
 import pytest
-from project import REPO, Project
+from project import Project, copy_project
 
 # cells a spreadsheet would run as formulas (OWASP CSV injection), and one it would not
 HOSTILE_TITLES = ['=HYPERLINK("http://evil.example","click")', "+1+2", "-2+3", "@SUM(A1:A9)",
@@ -103,11 +102,7 @@ def test_excel_option_writes_a_byte_order_mark_and_the_manifest_tells(two_venues
 
 
 def test_a_slug_that_escapes_the_folder_is_refused(tmp_path: Path) -> None:
-    root = tmp_path / "project"
-    for name in ("models", "macros", "seeds", "tests"):
-        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("python"))
-    for name in ("dbt_project.yml", "profiles.yml"):
-        shutil.copy(REPO / name, root / name)
+    root = copy_project(tmp_path / "project")
     taxonomies = root / "seeds" / "taxonomies.csv"
     taxonomies.write_text(taxonomies.read_text(encoding="utf-8").replace(
         ",agentic-ai,", ",../../escaped,"), encoding="utf-8")

@@ -7,12 +7,11 @@ while dbt reported success: every one of those builds passed its tests.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import duckdb
 import pytest
-from project import REPO, Project
+from project import Project, copy_project
 
 DROP = "drop table raw.papers"
 
@@ -124,6 +123,7 @@ def test_make_passes_every_setting(venue: Project) -> None:
                        "TAXONOMY=icml2026", check=False)
     assert result.returncode != 0
     assert 'unknown weight_set "artcle"; seeds/composite_weights.csv has: article_2026' in result.stdout
+    assert "\x1b[" not in result.stdout + result.stderr  # dbt colours only on a terminal
     result = venue.run("make", "--no-print-directory", "rank", "TOP_N=1; drop table raw.papers",
                        check=False)
     assert result.returncode != 0
@@ -132,11 +132,7 @@ def test_make_passes_every_setting(venue: Project) -> None:
 
 
 def test_a_weight_set_must_weigh_known_signals_summing_to_one(venue: Project, tmp_path: Path) -> None:
-    root = tmp_path / "project"
-    for name in ("models", "macros", "seeds", "tests"):
-        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("python"))
-    for name in ("dbt_project.yml", "profiles.yml"):
-        shutil.copy(REPO / name, root / name)
+    root = copy_project(tmp_path / "project")
     weights = root / "seeds" / "composite_weights.csv"
     text = weights.read_text(encoding="utf-8")
     weights.write_text(text + 'typo_set,contribuion_mean,1.0,"a typo"\n'
