@@ -16,6 +16,8 @@ import contextlib
 import io
 import multiprocessing
 import os
+import signal
+import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -70,11 +72,18 @@ class Gates:
 
         self.log = log
         frames = read_stage("raw", db_path(), chosen.taxonomy)
-        context = multiprocessing.get_context("fork")
-        self.pipe, child_end = context.Pipe()
-        self.process = context.Process(target=_child, args=(child_end, chosen, frames), daemon=True)
-        self.process.start()
-        child_end.close()
+        self.pipe, child_end = multiprocessing.Pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: check, report through the pipe, leave without cleanup
+            code = 0
+            try:
+                self.pipe.close()
+                _child(child_end, chosen, frames)
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        child_end.close()  # the frames stay in the child only
 
     def raw(self) -> None:
         self._verdict("raw")
@@ -96,8 +105,11 @@ class Gates:
                              "nothing was published")
 
     def stop(self) -> None:
+        """Close the pipe (a waiting child then ends) and reap the child."""
         self.pipe.close()
-        self.process.join(timeout=5)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
+        for _ in range(50):
+            if os.waitpid(self.pid, os.WNOHANG) != (0, 0):
+                return
+            time.sleep(0.1)
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
