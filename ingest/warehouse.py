@@ -158,6 +158,7 @@ def _fill_reason_kinds(con: duckdb.DuckDBPyConnection) -> None:
                     [Rejection("", reason).kind, reason])
 
 
+_LOCK_FILE = re.compile(r'Could not set lock on file "(?P<file>[^"]+)"')
 _LOCK_HOLDER = re.compile(r"Conflicting lock is held in (?P<program>.+?)(?: \(PID (?P<pid>\d+)\))?"
                           r"(?: by user \S+)?\.(?:\s|$)")
 
@@ -178,22 +179,44 @@ def open_duckdb(path: Path | str, read_only: bool = False) -> duckdb.DuckDBPyCon
         raise locked from None
 
 
-def lock_error(path: Path | str, error: BaseException) -> WarehouseLocked | None:
-    """The one-line `WarehouseLocked` for a DuckDB lock conflict, or None for other errors."""
+def lock_error(path: Path | str | None, error: BaseException | str) -> WarehouseLocked | None:
+    """The one-line `WarehouseLocked` for a DuckDB lock conflict, or None for other errors.
+
+    DuckDB names the holder's PID deep inside a long message; this is the one sentence every
+    command (loaders, classifier, dbt wrappers, export) prints instead: which file, which
+    process (its command line when /proc shows it) and what to do. `path` may be None when
+    only the error text is known (dbt's); the file is then read off the message.
+    """
     text = str(error)
     if "Could not set lock" not in text and "Conflicting lock" not in text:
         return None
+    if path is None:
+        named = _LOCK_FILE.search(text)
+        path = named.group("file") if named else "the warehouse"
     found = _LOCK_HOLDER.search(text)
     if found and found.group("pid"):
-        holder = f"process {found.group('pid')} ({found.group('program')})"
+        pid = found.group("pid")
+        holder = f"process {pid} ({_command_line(pid, found.group('program'))})"
+        action = f"wait for it to finish or stop it (kill {pid})"
     elif found:
-        holder = f"another process ({found.group('program')})"
+        holder, action = f"another process ({found.group('program')})", "wait for it to finish or stop it"
     else:
-        holder = "another process"
+        holder, action = "another process", "wait for it to finish or stop it"
     return WarehouseLocked(
-        f"warehouse {path} is in use by {holder}; wait for it to finish or stop it, then run "
-        "this again (DuckDB allows one writer, and a writer excludes readers)"
+        f"warehouse {path} is in use by {holder}; {action}, then run this again "
+        "(DuckDB allows one writer, and a writer excludes readers)"
     )
+
+
+def _command_line(pid: str, program: str) -> str:
+    """The holder's command line when /proc shows it, else the program DuckDB names."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return program
+    words = [w.decode(errors="replace") for w in raw.split(b"\0") if w]
+    text = " ".join(words) or program
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,21 @@
 {#-
-    dbt run-operation export_category_csvs --args '{out_dir: exports, venue: "ICLR 2026"}'
+    dbt run-operation export_category_csvs --target published --args '{out_dir: exports, venue: "ICLR 2026"}'
 
-    Writes one CSV per ranked category of marts.paper_rankings: every paper, best first, with its
-    rank, signals, z-scores, composite, title and links, named `<out_dir>/<category slug>.csv`.
-    The folder (and its parents) is created. Slugs come from the taxonomy seed and must be
-    plain `a-z0-9-` words, so a category can never write outside out_dir. When the rankings hold
-    several venues, `venue` picks one (file names would otherwise collide).
+    Writes one CSV per ranked category of the PUBLISHED warehouse (env PAPERRANK_PUBLISHED_DB,
+    opened read-only, so analysts and builds are never blocked): every paper, best first, with
+    the columns of export_csv_columns(). The files and a manifest.json (the build's settings,
+    row counts, checksums, build time) go to a temporary folder beside `out_dir`, which is then
+    swapped into place whole (pipeline/export_files.py): readers see the previous export or the
+    new one, never a mix, and a category no longer ranked leaves no stale file.
+    Slugs must be plain `a-z0-9-` words, so a category can never write outside out_dir. When
+    the rankings hold several venues, `venue` picks one (file names would otherwise collide).
+    `bom: true` starts each file with a UTF-8 byte order mark, so Excel reads accents right.
 -#}
-{% macro export_category_csvs(out_dir='exports', venue=none) %}
-    {%- set rankings = ref('paper_rankings') -%}
+{% macro export_category_csvs(out_dir='exports', venue=none, bom=false) %}
+    {%- set published = env_var('PAPERRANK_PUBLISHED_DB', 'warehouse/published.duckdb') -%}
+    {%- do run_query('detach database if exists paperrank_published') -%}
+    {%- do run_query('attach ' ~ sql_string(published) ~ ' as paperrank_published (read_only)') -%}
+    {%- set rankings = 'paperrank_published.marts.paper_rankings' -%}
     {#- one query tells both which venues are ranked and what each category holds -#}
     {%- set listing = run_query(
         'select venue, category_slug, category, count(*) as papers from ' ~ rankings
@@ -23,51 +30,106 @@
         {{ exceptions.raise_compiler_error(
             'venue ' ~ venue ~ ' has no ranked papers; ranked venues: ' ~ venues | join(', ')) }}
     {%- endif -%}
+    {%- set chosen_venue = venue if venue is not none else (venues | first) -%}
     {%- set categories = [] -%}
-    {%- for row in listing.rows if venue is none or row[0] == venue -%}
+    {%- for row in listing.rows if row[0] == chosen_venue -%}
         {%- do categories.append(row) -%}
     {%- endfor -%}
 
-    {%- set folder = out_dir | string | trim -%}
-    {%- if folder == '' -%}
-        {{ exceptions.raise_compiler_error('out_dir must not be empty') }}
+    {%- set folder = out_dir | string | trim | replace('\\', '/') -%}
+    {%- set folder = folder.rstrip('/') if folder.rstrip('/') != '' else folder -%}
+    {%- if folder in ('', '.', '..', '/') -%}
+        {{ exceptions.raise_compiler_error(
+            'out_dir must name a folder of its own, got ' ~ out_dir | tojson) }}
     {%- endif -%}
-    {{ _ensure_folder(folder) }}
+    {%- set staging = run_query('select paperrank_staging_folder(' ~ sql_string(folder) ~ ')').rows[0][0] -%}
 
-    {%- set columns = [
-        'category_rank', 'paper_id', 'title', 'category', 'venue', 'review_count',
-        'contribution_mean', 'rating_mean', 'confidence_mean', 'soundness_mean', 'rating_std',
-        'z_contribution_mean', 'z_rating_mean', 'z_confidence_mean', 'z_soundness_mean',
-        'z_rating_std', 'local_top_overall', 'is_top_n', 'category_size', 'primary_area',
-        'status', 'label_model', 'forum_url', 'pdf_url',
-    ] -%}
+    {#- a publication always has build_settings; a bare `dbt run` of the rankings may not -#}
+    {%- set has_settings = adapter.get_relation(
+        database='paperrank_published', schema='marts', identifier='build_settings') is not none -%}
+    {%- set settings = run_query(
+        'select to_json(s)::varchar from paperrank_published.marts.build_settings as s where venue = '
+        ~ sql_string(chosen_venue)) if has_settings else none -%}
+    {%- set files = [] -%}
     {%- for row in categories -%}
         {%- set slug = row[1] -%}
         {%- if not modules.re.fullmatch('[a-z0-9]+(-[a-z0-9]+)*', slug or '') -%}
             {{ exceptions.raise_compiler_error(
                 'category ' ~ row[2] ~ ' has slug ' ~ slug ~ ', which is not a safe file name') }}
         {%- endif -%}
-        {%- set target_file = folder.rstrip('/') ~ '/' ~ slug ~ '.csv' -%}
-        {%- set where = ' where category_slug = ' ~ sql_string(slug)
-            ~ ('' if venue is none else ' and venue = ' ~ sql_string(venue)) -%}
         {%- do run_query(
-            'copy (select ' ~ columns | join(', ') ~ ' from ' ~ rankings ~ where
-            ~ ' order by category_rank) to ' ~ sql_string(target_file) ~ ' (format csv, header)') -%}
-        {{ log('wrote ' ~ row[3] ~ ' papers of ' ~ row[2] ~ ' to ' ~ target_file, info=true) }}
+            'copy (' ~ export_csv_select(rankings) ~ ' where venue = ' ~ sql_string(chosen_venue)
+            ~ ' and category_slug = ' ~ sql_string(slug) ~ ' order by category_rank) to '
+            ~ sql_string(staging ~ '/' ~ slug ~ '.csv') ~ ' (format csv, header)') -%}
+        {%- do files.append({'file': slug ~ '.csv', 'category': row[2], 'rows': row[3]}) -%}
     {%- endfor -%}
-    {{ log('exported ' ~ categories | length ~ ' categories to ' ~ folder, info=true) }}
+    {%- set manifest = {
+        'venue': chosen_venue,
+        'published_db': published,
+        'build_settings': settings.rows[0][0] if settings and settings.rows else none,
+        'columns': export_csv_columns() | map(attribute='name') | list,
+        'encoding': 'utf-8-sig' if bom else 'utf-8',
+        'files': files,
+    } -%}
+    {%- set done = run_query(
+        'select paperrank_finish_export(' ~ sql_string(staging) ~ ', ' ~ sql_string(folder) ~ ', '
+        ~ sql_string(tojson(manifest)) ~ ', ' ~ ('true' if bom else 'false') ~ ')') -%}
+    {{ log(done.rows[0][0], info=true) }}
 {% endmacro %}
 
-{#- DuckDB's COPY creates no folders, but a partitioned COPY creates its target folder (one
-    level); an empty one, level by level, makes the whole path and leaves no file behind. -#}
-{% macro _ensure_folder(folder) %}
-    {%- set parts = folder.split('/') -%}
-    {%- for i in range(1, parts | length + 1) -%}
-        {%- set prefix = parts[:i] | join('/') -%}
-        {%- if prefix not in ('', '.', '..') -%}
-            {%- do run_query(
-                "copy (select 1 as x, 'p' as p where false) to " ~ sql_string(prefix)
-                ~ " (format csv, partition_by (p), overwrite_or_ignore)") -%}
+{#- The CSV's columns, in order, in ONE place: the signals and their z-scores come from
+    ranking_signals(). `kind` says how a spreadsheet gets the value: text cells are neutralised
+    (a leading = + - @ tab or carriage return would start a formula, OWASP "CSV injection"),
+    booleans are TRUE/FALSE and numbers stay numbers. -#}
+{% macro export_csv_columns() %}
+    {%- set columns = [
+        {'name': 'category_rank', 'kind': 'number'},
+        {'name': 'paper_id', 'kind': 'text'},
+        {'name': 'title', 'kind': 'text'},
+        {'name': 'authors', 'kind': 'text'},
+        {'name': 'category', 'kind': 'text'},
+        {'name': 'venue', 'kind': 'text'},
+        {'name': 'review_count', 'kind': 'number'},
+    ] -%}
+    {%- for signal in ranking_signals() -%}
+        {%- do columns.append({'name': signal, 'kind': 'number'}) -%}
+    {%- endfor -%}
+    {%- for signal in ranking_signals() -%}
+        {%- do columns.append({'name': 'z_' ~ signal, 'kind': 'number'}) -%}
+    {%- endfor -%}
+    {%- do columns.extend([
+        {'name': 'local_top_overall', 'kind': 'number'},
+        {'name': 'is_top_n', 'kind': 'boolean'},
+        {'name': 'category_size', 'kind': 'number'},
+        {'name': 'primary_area', 'kind': 'text'},
+        {'name': 'status', 'kind': 'text'},
+        {'name': 'label_model', 'kind': 'text'},
+        {'name': 'label_rationale', 'kind': 'text'},
+        {'name': 'forum_url', 'kind': 'text'},
+        {'name': 'pdf_url', 'kind': 'text'},
+        {'name': 'abstract', 'kind': 'text'},
+    ]) -%}
+    {{ return(columns) }}
+{% endmacro %}
+
+{#- `select <export columns> from relation`, each cell in the form a spreadsheet reads safely. -#}
+{% macro export_csv_select(relation) %}
+    {%- set cells = [] -%}
+    {%- for column in export_csv_columns() -%}
+        {%- if column.kind == 'text' -%}
+            {%- do cells.append(csv_safe_text(column.name) ~ ' as ' ~ column.name) -%}
+        {%- elif column.kind == 'boolean' -%}
+            {%- do cells.append("case when " ~ column.name ~ " then 'TRUE' when not " ~ column.name
+                ~ " then 'FALSE' end as " ~ column.name) -%}
+        {%- else -%}
+            {%- do cells.append(column.name) -%}
         {%- endif -%}
     {%- endfor -%}
+    {{ return('select ' ~ cells | join(', ') ~ ' from ' ~ relation) }}
 {% endmacro %}
+
+{#- A text cell a spreadsheet shows as text: one leading apostrophe when it starts with a
+    formula trigger (= + - @, their full-width forms, tab, carriage return). -#}
+{% macro csv_safe_text(column) -%}
+    case when regexp_matches({{ column }}, '^[=+\-@\t\r＝＋－＠]') then '''' || {{ column }} else {{ column }} end
+{%- endmacro %}

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import pandas as pd
+
 from ingest.warehouse import db_path
 from quality.engine import SuiteOutcome, run_suites
 from quality.frames import read_stage
@@ -36,12 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"GX Data Docs folder, one site per stage (default {DEFAULT_DOCS})")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, frames: dict[str, pd.DataFrame] | None = None) -> int:
+    """Check the stage(s); `frames` are the stage's tables when the caller has read them
+    already (the pipeline reads the raw tables before dbt takes the file, checks them beside it)."""
     db = db_path()
     ranked = ranked_categories(args.taxonomy) if args.taxonomy else None
     failed = False
     for stage in STAGES[args.stage]:
-        suites = build_suites(stage, db, args, ranked)
+        suites = build_suites(stage, db, args, ranked, frames)
         # one Data Docs site per stage: each run's index lists only that run's results
         docs = args.docs_dir / stage
         outcomes = run_suites(suites, docs)
@@ -52,10 +56,11 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def build_suites(stage: str, db: Path, args: argparse.Namespace,
-                 ranked: list[str] | None) -> list[TableSuite]:
-    """Read the stage's tables (the file is closed on return) and build its suites."""
-    frames = read_stage(stage, db, args.taxonomy)
+def build_suites(stage: str, db: Path, args: argparse.Namespace, ranked: list[str] | None,
+                 frames: dict[str, pd.DataFrame] | None = None) -> list[TableSuite]:
+    """Read the stage's tables unless given (the file is closed on return); build its suites."""
+    if frames is None:
+        frames = read_stage(stage, db, args.taxonomy)
     if stage == "raw":
         venues = sorted(frames["papers"]["venue"].dropna().unique())
         return raw_suites(frames, venue_scales(venues, args.profile), args.taxonomy)

@@ -39,19 +39,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        con = marts.connect(args.db)
-        try:
-            marts.check_marts(marts.mart_columns(con))
-            chosen = args.venue or marts.venues(con)
-            if not chosen:
-                raise marts.MartsError(f"{args.db} has no ranked papers (marts.paper_rankings is empty)")
-            loaded = [marts.load_venue(con, venue) for venue in chosen]
-        finally:
-            con.close()
+        written = write_reports(args.db, args.out_dir, args.venue, args.below)
     except marts.MartsError as error:
         print(f"report: {error}", file=sys.stderr)
         return 1
-    for data in loaded:
-        path = render.write(data, args.out_dir, args.below)
-        print(f"report for {data.venue}: {path.resolve()}")
+    for venue, path in written:
+        print(f"report for {venue}: {path}")
     return 0
+
+
+def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,
+                  below: int = render.BELOW_CUT) -> list[tuple[str, Path]]:
+    """Render one page per venue (default: every ranked venue) of `db`'s marts; return
+    (venue, page) pairs. `make report` and the pipeline's last step both come here."""
+    con = marts.connect(db)
+    try:
+        marts.check_marts(marts.mart_columns(con))
+        chosen = venues or marts.venues(con)
+        if not chosen:
+            raise marts.MartsError(f"{db} has no ranked papers (marts.paper_rankings is empty)")
+        loaded = [marts.load_venue(con, venue) for venue in chosen]
+    finally:
+        con.close()
+    return [(data.venue, render.write(data, out_dir, below).resolve()) for data in loaded]

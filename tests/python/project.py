@@ -7,6 +7,7 @@ target and log folders, so tests can run while an operator's warehouse is in use
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,15 @@ REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 ICLR = SHARED / "data" / "iclr2026"
 BIN = Path(sys.executable).parent
+
+
+def copy_project(root: Path) -> Path:
+    """A copy of the dbt project (models, macros, seeds, tests, settings) to break on purpose."""
+    for name in ("models", "macros", "seeds", "tests"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("python"))
+    for name in ("dbt_project.yml", "profiles.yml"):
+        shutil.copy(REPO / name, root / name)
+    return root
 
 
 def require_shared(path: Path) -> Path:
@@ -34,11 +44,16 @@ class Project:
         self.db = db
         self.scratch = scratch
         self.root = root
+        self.published = scratch / "published.duckdb"
 
     @property
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
         env["PAPERRANK_DB"] = str(self.db)
+        env["PAPERRANK_PUBLISHED_DB"] = str(self.published)
+        # make targets run dbt in-process: keep its target and logs out of the repo
+        env.setdefault("DBT_TARGET_PATH", str(self.scratch / "target"))
+        env.setdefault("DBT_LOG_PATH", str(self.scratch / "logs"))
         env["DBT_PROFILES_DIR"] = str(self.root)
         return env
 

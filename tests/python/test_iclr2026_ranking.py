@@ -37,9 +37,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
     project = Project(scratch / "warehouse.duckdb", scratch)
     project.python("ingest", "file", str(papers), "--venue", "ICLR 2026")
     project.python("classify", "import", str(labels), "--taxonomy", "iclr2026")
-    project.dbt("build", "--vars", "{taxonomy: iclr2026}")
-    project.dbt("run-operation", "export_category_csvs", "--vars", "{taxonomy: iclr2026}",
-                "--args", f"{{out_dir: '{scratch / 'exports' / 'iclr2026'}'}}")
+    # what `make rank TAXONOMY=iclr2026` runs: checks, dbt build, audit, publish, export
+    project.python("pipeline", "rank", "--taxonomy", "iclr2026",
+                   "--export-dir", str(scratch / "exports" / "iclr2026"))
     return project
 
 
@@ -116,7 +116,7 @@ def test_every_accepted_paper_is_ranked_or_excluded_with_reason(built: Project) 
 def test_exports_one_csv_per_ranked_category(built: Project) -> None:
     folder = built.scratch / "exports" / "iclr2026"
     slugs = read(built, "select distinct category, category_slug from marts.paper_rankings")
-    files = sorted(p.name for p in folder.iterdir())
+    files = sorted(p.name for p in folder.glob("*.csv"))
     assert files == sorted(f"{slug}.csv" for slug in slugs["category_slug"])
     for category, slug in zip(slugs["category"], slugs["category_slug"], strict=True):
         with (folder / f"{slug}.csv").open(newline="", encoding="utf-8") as handle:

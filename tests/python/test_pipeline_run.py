@@ -212,7 +212,7 @@ def test_make_run_from_venue_id_to_csvs(tmp_path, monkeypatch):
     per_category: dict[str, set[str]] = defaultdict(set)
     for pid in expected_ranked:
         per_category[expected_category[pid]].add(pid)
-    files = sorted(exports.glob("*"))
+    files = sorted(exports.glob("*.csv"))
     assert [f.name for f in files] == sorted(f"{RANKED[c]}.csv" for c in per_category)
     exported: list[str] = []
     for category, members in per_category.items():

@@ -1,0 +1,147 @@
+"""Wrong settings fail loudly, naming what is allowed; hostile vars never reach SQL.
+
+Before this, an unknown weight_set made every composite 0, a taxonomy without labels emptied
+the marts, `make build WEIGHT_SET=...` was ignored, and a crafted top_n dropped raw.papers
+while dbt reported success: every one of those builds passed its tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from project import Project, copy_project
+
+DROP = "drop table raw.papers"
+
+
+@pytest.fixture(scope="module")
+def venue(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    scratch = tmp_path_factory.mktemp("settings")
+    project = Project(scratch / "w.duckdb", scratch)
+    out, truth = scratch / "v.parquet", scratch / "t.parquet"
+    project.python("ingest", "synthetic", "--papers", "300", "--out", str(out),
+                   "--labels-out", str(truth))
+    project.python("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
+    project.python("classify", "import", str(truth), "--taxonomy", "icml2026", "--model", "truth")
+    return project
+
+
+def papers(project: Project) -> int:
+    con = duckdb.connect(str(project.db), read_only=True)
+    try:
+        return con.execute("select count(*) from raw.papers").fetchone()[0]
+    finally:
+        con.close()
+
+
+def marts(project: Project) -> list[str]:
+    con = duckdb.connect(str(project.db), read_only=True)
+    try:
+        return [r[0] for r in con.execute(
+            "select table_name from duckdb_tables() where schema_name = 'marts'").fetchall()]
+    finally:
+        con.close()
+
+
+WRONG = [
+    ("{weight_set: artcle_2026}", 'unknown weight_set "artcle_2026"; seeds/composite_weights.csv has: '
+                                  "article_2026"),
+    ("{taxonomy: icml2062}", 'unknown taxonomy "icml2062"; seeds/taxonomies.csv has: iclr2026, icml2026'),
+    ("{taxonomy: iclr2026}", "taxonomy iclr2026 has no labels in raw.paper_labels, so every mart would be "
+                             "empty; taxonomies with labels: icml2026"),
+    ("{label_model: gpt-0}", 'label_model "gpt-0" has no labels for taxonomy icml2026; models with '
+                             "labels: truth"),
+    ("{venue: ICML 2026}", 'venue "ICML 2026" has no accepted papers; venues: SYNTH 2026'),
+    ("{top_n: 0}", "var top_n must be a whole number >= 1, got 0"),
+    ("{top_n: 2.5}", "var top_n must be a whole number >= 1, got 2.5"),
+    ("{top_n: 'thirty'}", 'var top_n must be a whole number >= 1, got "thirty"'),
+    ("{taxonomy: [icml2026]}", "var taxonomy must be a non-empty text"),
+]
+
+
+@pytest.mark.parametrize(("dbt_vars", "message"), WRONG, ids=[w[0] for w in WRONG])
+def test_a_wrong_setting_fails_before_anything_is_built(venue: Project, dbt_vars: str,
+                                                        message: str) -> None:
+    result = venue.dbt("build", "--vars", dbt_vars, check=False)
+    assert result.returncode != 0
+    assert message in result.stdout, result.stdout[-2000:]
+    assert marts(venue) == []  # the hook runs before any seed or model
+
+
+HOSTILE = [
+    ("top_n", f"'1; {DROP}; select 1'", "var top_n must be a whole number"),
+    ("top_n", f"'30 or true) as x; {DROP}; --'", "var top_n must be a whole number"),
+    ("taxonomy", f"\"icml2026'; {DROP}; --\"", "unknown taxonomy"),
+    ("weight_set", f"\"article_2026'; {DROP}; --\"", "unknown weight_set"),
+    ("venue", f"\"SYNTH 2026'; {DROP}; --\"", "has no accepted papers"),
+    ("label_model", f"\"truth'; {DROP}; --\"", "has no labels for taxonomy"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "message"), HOSTILE, ids=[f"{h[0]}-{i}" for i, h in
+                                                                     enumerate(HOSTILE)])
+def test_a_hostile_var_is_refused_and_drops_nothing(venue: Project, name: str, value: str,
+                                                    message: str) -> None:
+    before = papers(venue)
+    # top_n also reaches the data tests' SQL, so `dbt run` and `dbt test` check it too
+    for command in ("build", "run", "test") if name == "top_n" else ("build",):
+        result = venue.dbt(command, "--vars", f"{{{name}: {value}}}", check=False)
+        assert result.returncode != 0, command
+        assert message in result.stdout, result.stdout[-2000:]
+    assert papers(venue) == before > 0
+
+
+def test_quoted_vars_stay_literals_in_a_real_build(venue: Project) -> None:
+    """A venue name with a quote reaches SQL as a string, so the build works on it."""
+    con = duckdb.connect(str(venue.db))
+    try:
+        con.execute("update raw.papers set venue = 'SYNTH '' 2026; --'")
+    finally:
+        con.close()
+    try:
+        venue.dbt("build", "--vars", "{venue: \"SYNTH ' 2026; --\", top_n: 5}")
+        con = duckdb.connect(str(venue.db), read_only=True)
+        try:
+            rows = con.execute("select venue, top_n from marts.build_settings").fetchall()
+        finally:
+            con.close()
+        assert rows == [("SYNTH ' 2026; --", 5)]
+    finally:
+        con = duckdb.connect(str(venue.db))
+        try:
+            con.execute("update raw.papers set venue = 'SYNTH 2026'")
+            con.execute("drop schema marts cascade")
+        finally:
+            con.close()
+
+
+def test_make_passes_every_setting(venue: Project) -> None:
+    """`make build WEIGHT_SET=...` used to be ignored; now a typo fails naming the known sets."""
+    result = venue.run("make", "--no-print-directory", "build", "WEIGHT_SET=artcle",
+                       "TAXONOMY=icml2026", check=False)
+    assert result.returncode != 0
+    assert 'unknown weight_set "artcle"; seeds/composite_weights.csv has: article_2026' in result.stdout
+    assert "\x1b[" not in result.stdout + result.stderr  # dbt colours only on a terminal
+    result = venue.run("make", "--no-print-directory", "rank", "TOP_N=1; drop table raw.papers",
+                       check=False)
+    assert result.returncode != 0
+    assert "--top-n: must be a whole number >= 1" in result.stderr
+    assert papers(venue) > 0
+
+
+def test_a_weight_set_must_weigh_known_signals_summing_to_one(venue: Project, tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "project")
+    weights = root / "seeds" / "composite_weights.csv"
+    text = weights.read_text(encoding="utf-8")
+    weights.write_text(text + 'typo_set,contribuion_mean,1.0,"a typo"\n'
+                       'half_set,rating_mean,0.5,"half"\n', encoding="utf-8")
+    copy = Project(venue.db, tmp_path, root=root)
+    result = copy.dbt("build", "--vars", "{weight_set: typo_set}", check=False)
+    assert result.returncode != 0
+    assert ("weight_set typo_set weighs unknown signal(s) contribuion_mean; signals (macro "
+            "ranking_signals): contribution_mean, rating_mean") in result.stdout
+    result = copy.dbt("build", "--vars", "{weight_set: half_set}", check=False)
+    assert result.returncode != 0
+    assert "weight_set half_set: absolute weights sum to 0.5, not 1" in result.stdout
