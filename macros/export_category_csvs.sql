@@ -2,7 +2,8 @@
     dbt run-operation export_category_csvs --args '{out_dir: exports, venue: "ICLR 2026"}'
 
     Writes one CSV per ranked category of marts.paper_rankings: every paper, best first, with its
-    rank, signals, z-scores, composite, title and links, named `<out_dir>/<category slug>.csv`.
+    rank, signals, z-scores, composite, rank uncertainty (P(top-N), 90% rank interval,
+    band), title and links, named `<out_dir>/<category slug>.csv`.
     The folder (and its parents) is created. Slugs come from the taxonomy seed and must be
     plain `a-z0-9-` words, so a category can never write outside out_dir. When the rankings hold
     several venues, `venue` picks one (file names would otherwise collide).
@@ -38,9 +39,14 @@
         'category_rank', 'paper_id', 'title', 'category', 'venue', 'review_count',
         'contribution_mean', 'rating_mean', 'confidence_mean', 'soundness_mean', 'rating_std',
         'z_contribution_mean', 'z_rating_mean', 'z_confidence_mean', 'z_soundness_mean',
-        'z_rating_std', 'local_top_overall', 'is_top_n', 'category_size', 'primary_area',
+        'z_rating_std', 'local_top_overall', 'is_top_n', 'p_top_n', 'rank_p05', 'rank_p95', 'rank_band',
+        'category_size', 'primary_area',
         'status', 'label_model', 'forum_url', 'pdf_url',
     ] -%}
+    {#- the rank-uncertainty columns come from paper_rank_uncertainty, one row per ranked paper -#}
+    {%- set ranked = '(select rankings.*, uncertainty.p_top_n, uncertainty.rank_p05, uncertainty.rank_p95, '
+        ~ 'uncertainty.rank_band from ' ~ rankings ~ ' as rankings left join ' ~ ref('paper_rank_uncertainty')
+        ~ ' as uncertainty on rankings.paper_id = uncertainty.paper_id) as ranked' -%}
     {%- for row in categories -%}
         {%- set slug = row[1] -%}
         {%- if not modules.re.fullmatch('[a-z0-9]+(-[a-z0-9]+)*', slug or '') -%}
@@ -51,7 +57,7 @@
         {%- set where = ' where category_slug = ' ~ sql_string(slug)
             ~ ('' if venue is none else ' and venue = ' ~ sql_string(venue)) -%}
         {%- do run_query(
-            'copy (select ' ~ columns | join(', ') ~ ' from ' ~ rankings ~ where
+            'copy (select ' ~ columns | join(', ') ~ ' from ' ~ ranked ~ where
             ~ ' order by category_rank) to ' ~ sql_string(target_file) ~ ' (format csv, header)') -%}
         {{ log('wrote ' ~ row[3] ~ ' papers of ' ~ row[2] ~ ' to ' ~ target_file, info=true) }}
     {%- endfor -%}

@@ -18,6 +18,12 @@ papers as (
 
 ),
 
+uncertainty as (
+
+    select * from {{ ref('paper_rank_uncertainty') }}
+
+),
+
 final as (
 
     select
@@ -32,6 +38,10 @@ final as (
         rankings.local_top_overall,
         rankings.paper_id is not null as is_ranked,
         coalesce(rankings.is_top_n, false) as is_in_top_n,
+        uncertainty.p_top_n,
+        uncertainty.rank_p05,
+        uncertainty.rank_p95,
+        uncertainty.rank_band,
         coalesce(papers.category = selections.category, false) as is_category_match,
         case
             when papers.paper_id is null then 'paper is not an accepted paper of the warehouse'
@@ -50,6 +60,8 @@ final as (
         on selections.paper_id = papers.paper_id
     left join rankings
         on selections.paper_id = rankings.paper_id
+    left join uncertainty
+        on selections.paper_id = uncertainty.paper_id
 
 )
 
