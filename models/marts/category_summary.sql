@@ -37,7 +37,8 @@ weight_summary as (
         category,
         min(kendall_tau) filter (where scenario_kind = 'leave_one_out') as leave_one_out_min_kendall_tau,
         min(top_n_overlap) filter (where scenario_kind = 'leave_one_out') as leave_one_out_min_top_n_overlap,
-        avg(kendall_tau) filter (where scenario_kind = 'dirichlet') as weight_draws_mean_kendall_tau,
+        {{ order_free_avg("case when scenario_kind = 'dirichlet' then kendall_tau end") }}
+            as weight_draws_mean_kendall_tau,
         avg(top_n_overlap) filter (where scenario_kind = 'dirichlet') as weight_draws_mean_top_n_overlap
 
     from weight_sensitivity
