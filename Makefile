@@ -95,6 +95,7 @@ docs: setup
 
 bench: setup
 	$(PY) -m bench
+	$(PY) -m bench.uncertainty
 
 clean:
 	rm -rf target logs output exports $(DEMO_DB)

@@ -6,7 +6,8 @@
     boost, exact in distribution for the boost and good for any shape a > 0); the normal by
     Box-Muller; uniforms from the SplitMix64 draws (macros/splitmix64.sql) keyed by
     'weight draw <signal>' at positions 4 * draw + 1, 2, 3.
-    The z-scores are the official ones: only the weights change.
+    The z-scores are the official ones: only the weights change. In categories larger than
+    `weight_tau_max_papers`, papers that cannot reach a scenario's top-N are left out of it.
 -#}
 {{ config(materialized='table') }}
 {%- set settings = rank_uncertainty_settings() -%}
@@ -187,45 +188,115 @@ scenarios as (
 
 ),
 
+numbered_scenarios as (
+
+    select
+        *,
+        row_number() over (order by scenario_kind desc, scenario) as scenario_number
+
+    from scenarios
+
+),
+
+papers as (
+
+    select
+        *,
+        dense_rank() over (order by venue, category) as category_number,
+        row_number() over (order by paper_id) as paper_number
+
+    from rankings
+
+),
+
 scored as (
 
     select
-        rankings.venue,
-        rankings.category,
-        rankings.paper_id,
-        rankings.rating_mean,
-        rankings.category_rank,
-        scenarios.scenario,
-        scenarios.scenario_kind,
-        scenarios.left_out_signal,
-        scenarios.draw,
+        papers.category_number,
+        papers.paper_number,
+        papers.category_size,
+        papers.category_rank,
+        papers.rating_mean,
+        numbered_scenarios.scenario_number,
         {% for signal in signals -%}
-            scenarios.w_{{ signal }} * rankings.z_{{ signal }} {%- if not loop.last %} + {% endif %}
+            numbered_scenarios.w_{{ signal }} * papers.z_{{ signal }} {%- if not loop.last %} + {% endif %}
         {%- endfor %} as scenario_composite
 
-    from rankings
-    cross join scenarios
+    from papers
+    cross join numbered_scenarios
+
+),
+
+-- In a category larger than weight_tau_max_papers only the papers that can reach the top-N
+-- are ranked: a paper whose composite is below every point top-N paper's composite in a
+-- scenario has N papers above it there. All kept papers rank above all dropped ones, so
+-- their ranks are exact; a dropped paper has no row for that scenario.
+top_n_floors as (
+
+    select
+        category_number,
+        scenario_number,
+        min(round(scenario_composite, 12)) as top_n_floor
+
+    from scored
+    where category_rank <= {{ var('top_n') }}
+    group by category_number, scenario_number
+
+),
+
+candidates as (
+
+    select scored.*
+    from scored
+    inner join top_n_floors
+        on
+            scored.category_number = top_n_floors.category_number
+            and scored.scenario_number = top_n_floors.scenario_number
+    where
+        scored.category_size <= {{ settings.weight_tau_max_papers }}
+        or scored.category_rank <= {{ var('top_n') }}
+        or round(scored.scenario_composite, 12) >= top_n_floors.top_n_floor
+
+),
+
+ranked as (
+
+    select
+        category_number,
+        paper_number,
+        category_rank,
+        category_size,
+        scenario_number,
+        scenario_composite,
+        row_number() over (
+            partition by category_number, scenario_number
+            order by {{ ranking_order('scenario_composite', paper_id='paper_number') }}
+        ) as scenario_rank
+
+    from candidates
 
 ),
 
 final as (
 
     select
-        venue,
-        category,
-        paper_id,
-        category_rank,
-        scenario,
-        scenario_kind,
-        left_out_signal,
-        draw,
-        scenario_composite,
-        row_number() over (
-            partition by venue, category, scenario
-            order by {{ ranking_order('scenario_composite') }}
-        ) as scenario_rank
+        papers.venue,
+        papers.category,
+        papers.paper_id,
+        ranked.category_rank,
+        ranked.category_size,
+        numbered_scenarios.scenario,
+        numbered_scenarios.scenario_kind,
+        numbered_scenarios.left_out_signal,
+        numbered_scenarios.draw,
+        ranked.scenario_composite,
+        ranked.scenario_rank
 
-    from scored
+    from ranked
+    inner join papers
+        on ranked.paper_number = papers.paper_number
+    inner join numbered_scenarios
+        on ranked.scenario_number = numbered_scenarios.scenario_number
 
 )
 

@@ -18,10 +18,10 @@ scenario_overlaps as (
         scenario_kind,
         left_out_signal,
         draw,
-        count(*) as category_size,
+        max(category_size) as category_size,
         count(*) filter (where category_rank <= {{ top_n }} and scenario_rank <= {{ top_n }})
             as top_n_overlap,
-        least(count(*), {{ top_n }}) as top_n_papers
+        least(max(category_size), {{ top_n }}) as top_n_papers
 
     from reweighted
     group by venue, category, scenario, scenario_kind, left_out_signal, draw

@@ -152,14 +152,15 @@ class ThreadedProject(Project):
         return super().env | {"PAPERRANK_DUCKDB_THREADS": self.threads}
 
 
-def rebuilt(built: Project, name: str, vars_: str, threads: str = "2") -> Project:
+def rebuilt(built: Project, name: str, vars_: str, threads: str = "2",
+            select: tuple[str, ...] = ("int_paper_ranks_bootstrapped+", "int_paper_ranks_reweighted+"),
+            ) -> Project:
     """A copy of the warehouse with the uncertainty models rebuilt under other settings."""
     scratch = built.scratch / name
     scratch.mkdir()
     shutil.copy(built.db, scratch / "warehouse.duckdb")
     copy = ThreadedProject(scratch / "warehouse.duckdb", scratch, threads)
-    copy.dbt("run", "--select", "int_paper_ranks_bootstrapped+", "int_paper_ranks_reweighted+",
-             "--vars", vars_)
+    copy.dbt("run", "--select", *select, "--vars", vars_)
     return copy
 
 
@@ -321,3 +322,27 @@ def test_identical_reviews_collapse_every_interval(tmp_path) -> None:
     assert set(table["p_top_n"]) == {0.0, 1.0}
     assert (table["p_top_n"] == table["is_top_n"].astype(float)).all()
     assert (table["p_top_n_se"] == 0).all()
+
+
+def test_weight_sensitivity_of_large_categories_ranks_only_top_n_candidates(built: Project) -> None:
+    """With every category counted as large, the papers that cannot reach a scenario's top-N are
+    left out of it; the top-N figures stay exact, and ranks are either exact or unknown."""
+    pruned = rebuilt(built, "pruned", "{taxonomy: iclr2026, weight_tau_max_papers: 40}",
+                     select=("int_paper_ranks_reweighted+",))
+    full_rows, pruned_rows = (
+        read(p.db, "select count(*) as n from intermediate.int_paper_ranks_reweighted")["n"][0]
+        for p in (built, pruned))
+    assert pruned_rows < full_rows / 3
+    order = "order by venue, category, scenario"
+    full = read(built.db, f"select * from marts.category_weight_sensitivity {order}")
+    cut = read(pruned.db, f"select * from marts.category_weight_sensitivity {order}")
+    assert (full["top_n_overlap"] == cut["top_n_overlap"]).all()
+    assert cut.loc[cut["category_size"] > 40, "kendall_tau"].isna().all()
+    full = read(built.db, "select * from marts.paper_weight_sensitivity order by paper_id")
+    cut = read(pruned.db, "select * from marts.paper_weight_sensitivity order by paper_id")
+    assert (full["p_top_n_weights"] == cut["p_top_n_weights"]).all()
+    assert (full["is_top_n_in_every_leave_one_out"] == cut["is_top_n_in_every_leave_one_out"]).all()
+    for column in ("weight_rank_p05", "weight_rank_p95", "leave_one_out_best_rank",
+                   "leave_one_out_worst_rank"):
+        known = cut[column].notna()
+        assert known.sum() >= 30 and (full.loc[known, column] == cut.loc[known, column]).all()
