@@ -61,8 +61,8 @@
 {#-
     The method that runs: `bootstrap` or `normal` as set, or for `auto` the bootstrap while its
     rows (reviews of ranked papers x replicates) fit in rank_uncertainty_row_budget, else
-    `normal`. Counting needs the warehouse, so outside execution (parsing) `auto` reads as
-    `bootstrap`.
+    `normal`. It counts from paper_rankings, so the calling model must ref it; outside
+    execution (parsing) `auto` reads as `bootstrap`.
 -#}
 {% macro rank_uncertainty_method() -%}
     {%- set settings = rank_uncertainty_settings() -%}
@@ -72,9 +72,7 @@
     {%- if not execute -%}
         {{ return('bootstrap') }}
     {%- endif -%}
-    {%- set counted = run_query(
-        'select count(*) from ' ~ ref('stg_raw__reviews') ~ ' as reviews where reviews.paper_id in '
-        ~ '(select paper_id from ' ~ ref('int_papers_categorized') ~ ' where is_ranked)') -%}
+    {%- set counted = run_query('select coalesce(sum(review_count), 0) from ' ~ ref('paper_rankings')) -%}
     {%- set rows = counted.columns[0].values()[0] * settings.replicates -%}
     {{ return('bootstrap' if rows <= settings.row_budget else 'normal') }}
 {%- endmacro %}

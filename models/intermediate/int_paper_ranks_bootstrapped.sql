@@ -4,8 +4,7 @@
 {%- set is_bootstrap = rank_uncertainty_method() == 'bootstrap' -%}
 {%- set signals = ranking_signals() -%}
 {%- set scores = ['contribution', 'rating', 'confidence', 'soundness', 'presentation'] -%}
-{%- set slot = ['category_number', 'paper_number', 'review_count', 'replicate'] %}
--- depends_on: {{ ref('int_papers_categorized') }} (the `auto` method counts its reviews)
+{%- set slot = ['category_number', 'paper_number', 'review_count', 'replicate'] -%}
 
 with
 
