@@ -3,6 +3,12 @@
     any SQL runs: a wrong value fails the build naming the var and what is allowed.
 -#}
 {% macro rank_uncertainty_settings() -%}
+    {%- if exceptions is not defined -%}
+        {#- sqlfluff's jinja templater (`make lint`) has no dbt vars: lint with the defaults -#}
+        {{ return({'replicates': 1000, 'seed': 2026, 'method': 'bootstrap', 'row_budget': 40000000,
+            'secure': 0.9, 'outside': 0.1, 'weight_draws': 100, 'weight_concentration': 50,
+            'weight_tau_max_papers': 1000}) }}
+    {%- endif -%}
     {%- set settings = {
         'replicates': var('rank_uncertainty_replicates'),
         'seed': var('rank_uncertainty_seed'),
@@ -79,7 +85,7 @@
 
 {#- A relation of the whole numbers 1..n in `column`. -#}
 {% macro integer_series(column, n) -%}
-    {{ return(adapter.dispatch('integer_series')(column, n)) }}
+    {{ return((adapter.dispatch('integer_series') if adapter is defined else default__integer_series)(column, n)) }}
 {%- endmacro %}
 
 {% macro default__integer_series(column, n) -%}
