@@ -119,10 +119,11 @@
 {#- One row of the weight set in force: w_<signal> for every ranking signal (0 if unweighted). -#}
 {% macro weight_columns(weights_relation) -%}
     select
-        {%- for signal in ranking_signals() %}
+    {%- for signal in ranking_signals() %}
+        
             coalesce(sum(weight) filter (where signal = '{{ signal }}'), 0) as w_{{ signal }}
-            {%- if not loop.last %},{% endif %}
-        {%- endfor %}
+        {%- if not loop.last %},{% endif %}
+    {%- endfor %}
 
     from {{ weights_relation }}
     where weight_set = {{ sql_string(var('weight_set')) }}

@@ -80,7 +80,7 @@
     `columns` plus `random_bits`, the draw.
 -#}
 {% macro splitmix64_ctes(name, source, columns) -%}
-{{ name }}_position as (
+    {{ name }}_position as (
 
     select
         {{ columns | join(', ') }},

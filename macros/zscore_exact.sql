@@ -13,16 +13,16 @@
     `columns` are carried through from `source`.
 -#}
 {% macro zscore_exact_ctes(name, source, partition_by, columns, signals) -%}
-{{ name }}_moments as (
+    {{ name }}_moments as (
 
     select
         {{ partition_by | join(', ') }},
-        {%- for signal in signals %}
+    {%- for signal in signals %}
             count({{ signal }}) as n_{{ signal }},
             sum({{ fixed_point36(signal) }}) as sum_{{ signal }},
             sum(cast({{ fixed_point36(signal) }} as hugeint) * {{ fixed_point36(signal) }})
                 as sumsq_{{ signal }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
+    {%- endfor %}
 
     from {{ source }}
     group by {{ partition_by | join(', ') }}
@@ -33,14 +33,14 @@
 
     select
         {{ partition_by | join(', ') }},
-        {%- for signal in signals %}
+    {%- for signal in signals %}
             cast(sum_{{ signal }} as double) / n_{{ signal }} / 68719476736.0 as mean_{{ signal }},
             sqrt(
                 cast(n_{{ signal }} * sumsq_{{ signal }} - sum_{{ signal }} * sum_{{ signal }} as double)
                 / nullif(n_{{ signal }} * (n_{{ signal }} - 1), 0)
                 / 4722366482869645213696.0
             ) as std_{{ signal }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
+    {%- endfor %}
 
     from {{ name }}_moments
 
@@ -49,22 +49,22 @@
 {{ name }} as (
 
     select
-        {%- for column in columns %}
-            {{ source }}.{{ column }},
-        {%- endfor %}
-        {%- for signal in signals %}
+    {%- for column in columns %}
+        {{ source }}.{{ column }},
+    {%- endfor %}
+    {%- for signal in signals %}
             coalesce(
                 ({{ source }}.{{ signal }} - spread.mean_{{ signal }}) / nullif(spread.std_{{ signal }}, 0),
                 0
             ) as z_{{ signal }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
+    {%- endfor %}
 
     from {{ source }}
     inner join {{ name }}_spread as spread
         on
-        {%- for column in partition_by %}
-            {{ source }}.{{ column }} = spread.{{ column }} {%- if not loop.last %} and{% endif %}
-        {%- endfor %}
+    {%- for column in partition_by %}
+        {{ source }}.{{ column }} = spread.{{ column }} {%- if not loop.last %} and{% endif %}
+    {%- endfor %}
 
 )
 {%- endmacro %}

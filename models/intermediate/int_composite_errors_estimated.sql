@@ -42,7 +42,7 @@ review_deviations as (
                 / nullif(spread.std_{{ signal }}, 0),
                 0
             ) {%- if not loop.last %}
-            + {% endif %}
+                + {% endif %}
         {%- endfor %} as deviation
 
     from rankings

@@ -155,7 +155,11 @@ drawn as (
             coalesce(max(case when signal = '{{ signal }}' then sign(weight) end), 0) as sign_{{ signal }},
             coalesce(max(case when signal = '{{ signal }}' then gamma end), 0) as g_{{ signal }},
         {%- endfor %}
-        max(total_weight) as total_weight
+        max(total_weight) as total_weight,
+        {% for signal in signals -%}
+            coalesce(max(case when signal = '{{ signal }}' then gamma end), 0)
+            {%- if not loop.last %} + {% endif %}
+        {%- endfor %} as gamma_total
 
     from gamma_draws
     inner join weighted_signals using (signal, weight)
@@ -171,9 +175,8 @@ dirichlet as (
         cast(null as varchar) as left_out_signal,
         draw,
         {%- for signal in signals %}
-            sign_{{ signal }} * g_{{ signal }} * total_weight / nullif(
-                {%- for other in signals %}g_{{ other }}{% if not loop.last %} + {% endif %}{% endfor -%}
-            , 0) as w_{{ signal }} {%- if not loop.last %},{% endif %}
+            sign_{{ signal }} * g_{{ signal }} * total_weight / nullif(gamma_total, 0) as w_{{ signal }}
+            {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from drawn
@@ -192,7 +195,7 @@ numbered_scenarios as (
 
     select
         *,
-        row_number() over (order by scenario_kind desc, scenario) as scenario_number
+        row_number() over (order by scenario_kind desc, scenario asc) as scenario_number
 
     from scenarios
 

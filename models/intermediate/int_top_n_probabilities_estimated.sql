@@ -42,47 +42,48 @@ grid as (
 
 {% for step in range(1, iterations + 1) -%}
 -- step {{ step }}: the bracket cut into {{ grid_points }}; keep the piece where f crosses the target
-evaluated_{{ step }} as (
+    evaluated_{{ step }} as (
 
-    select
-        bracket.venue,
-        bracket.category,
-        bracket.target,
-        bracket.lower_bound,
-        bracket.upper_bound,
-        bracket.point,
-        sum({{ normal_tail('papers.local_top_overall', 'bracket.point', 'papers.composite_se') }})
-            as expected_above
-
-    from (
         select
-            bracket_{{ step - 1 }}.*,
-            lower_bound + (upper_bound - lower_bound) * grid.grid_point / {{ grid_points }} as point
-        from bracket_{{ step - 1 }}
-        cross join grid
-    ) as bracket
-    inner join papers
-        on
-            bracket.venue = papers.venue
-            and bracket.category = papers.category
-    group by bracket.venue, bracket.category, bracket.target, bracket.lower_bound,
-        bracket.upper_bound, bracket.point
+            bracket.venue,
+            bracket.category,
+            bracket.target,
+            bracket.lower_bound,
+            bracket.upper_bound,
+            bracket.point,
+            sum({{ normal_tail('papers.local_top_overall', 'bracket.point', 'papers.composite_se') }})
+                as expected_above
 
-),
+        from (
+            select
+                bracket_{{ step - 1 }}.*,
+                lower_bound + (upper_bound - lower_bound) * grid.grid_point / {{ grid_points }} as point
+            from bracket_{{ step - 1 }}
+            cross join grid
+        ) as bracket
+        inner join papers
+            on
+                bracket.venue = papers.venue
+                and bracket.category = papers.category
+        group by
+            bracket.venue, bracket.category, bracket.target, bracket.lower_bound,
+            bracket.upper_bound, bracket.point
 
-bracket_{{ step }} as (
+    ),
 
-    select
-        venue,
-        category,
-        target,
-        coalesce(max(point) filter (where expected_above > target), min(lower_bound)) as lower_bound,
-        coalesce(min(point) filter (where expected_above <= target), min(upper_bound)) as upper_bound
+    bracket_{{ step }} as (
 
-    from evaluated_{{ step }}
-    group by venue, category, target
+        select
+            venue,
+            category,
+            target,
+            coalesce(max(point) filter (where expected_above > target), min(lower_bound)) as lower_bound,
+            coalesce(min(point) filter (where expected_above <= target), min(upper_bound)) as upper_bound
 
-),
+        from evaluated_{{ step }}
+        group by venue, category, target
+
+    ),
 
 {% endfor -%}
 
@@ -104,7 +105,10 @@ probabilities as (
         cutoffs.cutoff,
         case
             when papers.category_size <= {{ top_n }} then 1.0
-            else round({{ normal_tail('papers.local_top_overall', 'cutoffs.cutoff', 'papers.composite_se') }}, 6)
+            else
+                round(
+                    {{ normal_tail('papers.local_top_overall', 'cutoffs.cutoff', 'papers.composite_se') }}, 6
+                )
         end as p_top_n
 
     from papers
@@ -193,13 +197,13 @@ final as (
         probabilities.composite_se,
         probabilities.cutoff,
         probabilities.p_top_n,
-        least(interval_ends.best_rank, probabilities.category_rank) as rank_p05,
         probabilities.category_rank as rank_p50,
+        cast(probabilities.category_rank as double) as rank_mean,
+        least(interval_ends.best_rank, probabilities.category_rank) as rank_p05,
         greatest(
             interval_ends.worst_papers_above + case when probabilities.composite_se > 0 then 0 else 1 end,
             probabilities.category_rank
-        ) as rank_p95,
-        cast(probabilities.category_rank as double) as rank_mean
+        ) as rank_p95
 
     from probabilities
     inner join interval_ends

@@ -14,7 +14,8 @@ final as (
         count(*) as category_size,
         least(count(*), {{ var('top_n') }}) as top_n_papers,
         {{ order_free_sum('case when is_top_n then p_top_n else 0 end') }} as expected_top_n_overlap,
-        {{ order_free_sum('case when is_top_n then p_top_n else 0 end') }} / least(count(*), {{ var('top_n') }})
+        {{ order_free_sum('case when is_top_n then p_top_n else 0 end') }}
+        / least(count(*), {{ var('top_n') }})
             as expected_top_n_overlap_share,
         {{ order_free_sum('p_top_n * p_top_n') }} as expected_redraw_overlap,
         count(*) filter (where rank_band = 'secure') as secure_papers,

@@ -1,5 +1,6 @@
 {%- set settings = rank_uncertainty_settings() -%}
 {%- set top_n = var('top_n') -%}
+{%- set method = rank_uncertainty_method() -%}
 
 with
 
@@ -21,7 +22,6 @@ estimated as (
 
 ),
 
--- the bootstrap holds rows only when it ran (int_paper_ranks_bootstrapped picks the method)
 bootstrap_summary as (
 
     select
@@ -40,32 +40,36 @@ bootstrap_summary as (
 
 ),
 
+-- the method in force (int_paper_ranks_bootstrapped is empty unless it is the bootstrap)
 summarized as (
 
-    select
-        *,
-        sqrt(p_top_n * (1 - p_top_n) / replicates) as p_top_n_se,
-        'bootstrap' as uncertainty_method
+    {%- if method == 'bootstrap' %}
 
-    from bootstrap_summary
+        select
+            *,
+            sqrt(p_top_n * (1 - p_top_n) / replicates) as p_top_n_se,
+            'bootstrap' as uncertainty_method
 
-    union all
+        from bootstrap_summary
 
-    select
-        venue,
-        category,
-        paper_id,
-        rank_p05,
-        rank_p50,
-        rank_p95,
-        rank_mean,
-        p_top_n,
-        null as replicates,
-        null as p_top_n_se,
-        'normal' as uncertainty_method
+    {%- else %}
 
-    from estimated
-    where not exists (select 1 from bootstrapped)
+        select
+            venue,
+            category,
+            paper_id,
+            rank_p05,
+            rank_p50,
+            rank_p95,
+            rank_mean,
+            p_top_n,
+            cast(null as bigint) as replicates,
+            cast(null as double) as p_top_n_se,
+            'normal' as uncertainty_method
+
+        from estimated
+
+    {%- endif %}
 
 ),
 

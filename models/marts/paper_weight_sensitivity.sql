@@ -32,12 +32,14 @@ per_paper as (
         reweighted.paper_id,
         count(*) filter (where reweighted.scenario_kind = 'dirichlet') as draw_rows,
         count(*) filter (where reweighted.scenario_kind = 'leave_one_out') as leave_one_out_rows,
-        count(*) filter (where reweighted.scenario_kind = 'dirichlet' and reweighted.scenario_rank <= {{ top_n }})
+        count(*) filter (
+            where reweighted.scenario_kind = 'dirichlet' and reweighted.scenario_rank <= {{ top_n }}
+        )
             as top_n_draws,
         percentile_disc(0.05) within group (order by reweighted.scenario_rank)
-            filter (where reweighted.scenario_kind = 'dirichlet') as weight_rank_p05,
+        filter (where reweighted.scenario_kind = 'dirichlet') as weight_rank_p05,
         percentile_disc(0.95) within group (order by reweighted.scenario_rank)
-            filter (where reweighted.scenario_kind = 'dirichlet') as weight_rank_p95,
+        filter (where reweighted.scenario_kind = 'dirichlet') as weight_rank_p95,
         min(reweighted.scenario_rank) filter (where reweighted.scenario_kind = 'leave_one_out')
             as leave_one_out_best_rank,
         max(reweighted.scenario_rank) filter (where reweighted.scenario_kind = 'leave_one_out')
@@ -65,11 +67,13 @@ final as (
             as weight_rank_p05,
         case when per_paper.draw_rows = scenario_counts.weight_draws then per_paper.weight_rank_p95 end
             as weight_rank_p95,
-        case when per_paper.leave_one_out_rows = scenario_counts.leave_one_out_sets
-            then per_paper.leave_one_out_best_rank
+        case
+            when per_paper.leave_one_out_rows = scenario_counts.leave_one_out_sets
+                then per_paper.leave_one_out_best_rank
         end as leave_one_out_best_rank,
-        case when per_paper.leave_one_out_rows = scenario_counts.leave_one_out_sets
-            then per_paper.leave_one_out_worst_rank
+        case
+            when per_paper.leave_one_out_rows = scenario_counts.leave_one_out_sets
+                then per_paper.leave_one_out_worst_rank
         end as leave_one_out_worst_rank,
         coalesce(per_paper.top_n_leave_one_outs = scenario_counts.leave_one_out_sets, false)
             as is_top_n_in_every_leave_one_out
