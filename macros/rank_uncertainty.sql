@@ -85,7 +85,9 @@
 
 {#- A relation of the whole numbers 1..n in `column`. -#}
 {% macro integer_series(column, n) -%}
-    {{ return((adapter.dispatch('integer_series') if adapter is defined else default__integer_series)(column, n)) }}
+    {%- set implementation = adapter.dispatch('integer_series') if adapter is defined
+        else default__integer_series -%}
+    {{ return(implementation(column, n)) }}
 {%- endmacro %}
 
 {% macro default__integer_series(column, n) -%}
@@ -120,10 +122,9 @@
 {% macro weight_columns(weights_relation) -%}
     select
     {%- for signal in ranking_signals() %}
-        
-            coalesce(sum(weight) filter (where signal = '{{ signal }}'), 0) as w_{{ signal }}
-        {%- if not loop.last %},{% endif %}
+        coalesce(sum(weight) filter (where signal = '{{ signal }}'), 0) as w_{{ signal }},
     {%- endfor %}
+        count(*) as weight_count
 
     from {{ weights_relation }}
     where weight_set = {{ sql_string(var('weight_set')) }}

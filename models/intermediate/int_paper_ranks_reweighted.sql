@@ -43,7 +43,7 @@ weighted_signals as (
 
     {% for signal in signals -%}
         select
-            '{{ signal }}' as signal,
+            '{{ signal }}' as signal_name,
             w_{{ signal }} as weight,
             total_weight
         from weight_set
@@ -96,12 +96,12 @@ draws as (
 uniform_slots as (
 
     select
-        weighted_signals.signal,
+        weighted_signals.signal_name,
         weighted_signals.weight,
         weighted_signals.total_weight,
         draws.draw,
         parts.part,
-        {{ xor64(md5_key64("'weight draw ' || weighted_signals.signal"), 'seed_mixed.random_bits') }}
+        {{ xor64(md5_key64("'weight draw ' || weighted_signals.signal_name"), 'seed_mixed.random_bits') }}
             as stream_state,
         4 * draws.draw + parts.part as stream_position
 
@@ -112,12 +112,13 @@ uniform_slots as (
 
 ),
 
-{{ splitmix64_ctes('uniform_bits', 'uniform_slots', ['signal', 'weight', 'total_weight', 'draw', 'part']) }},
+{{ splitmix64_ctes('uniform_bits', 'uniform_slots',
+    ['signal_name', 'weight', 'total_weight', 'draw', 'part']) }},
 
 uniforms as (
 
     select
-        signal,
+        signal_name,
         weight,
         draw,
         {{ settings.weight_concentration }} * abs(weight) / total_weight as shape,
@@ -126,14 +127,14 @@ uniforms as (
         max(case when part = 3 then {{ unit_interval64('random_bits') }} end) as u3
 
     from uniform_bits
-    group by signal, weight, total_weight, draw
+    group by signal_name, weight, total_weight, draw
 
 ),
 
 gamma_draws as (
 
     select
-        signal,
+        signal_name,
         weight,
         draw,
         (shape + 1) * power(greatest(
@@ -150,20 +151,26 @@ gamma_draws as (
 drawn as (
 
     select
-        draw,
+        gamma_draws.draw,
         {%- for signal in signals %}
-            coalesce(max(case when signal = '{{ signal }}' then sign(weight) end), 0) as sign_{{ signal }},
-            coalesce(max(case when signal = '{{ signal }}' then gamma end), 0) as g_{{ signal }},
+            coalesce(
+                max(case when gamma_draws.signal_name = '{{ signal }}' then sign(gamma_draws.weight) end), 0
+            ) as sign_{{ signal }},
+            coalesce(max(case when gamma_draws.signal_name = '{{ signal }}' then gamma_draws.gamma end), 0)
+                as g_{{ signal }},
         {%- endfor %}
-        max(total_weight) as total_weight,
+        max(weighted_signals.total_weight) as total_weight,
         {% for signal in signals -%}
-            coalesce(max(case when signal = '{{ signal }}' then gamma end), 0)
+            coalesce(max(case when gamma_draws.signal_name = '{{ signal }}' then gamma_draws.gamma end), 0)
             {%- if not loop.last %} + {% endif %}
         {%- endfor %} as gamma_total
 
     from gamma_draws
-    inner join weighted_signals using (signal, weight)
-    group by draw
+    inner join weighted_signals
+        on
+            gamma_draws.signal_name = weighted_signals.signal_name
+            and gamma_draws.weight = weighted_signals.weight
+    group by gamma_draws.draw
 
 ),
 

@@ -25,7 +25,7 @@ bracket_0 as (
     select
         venue,
         category,
-        least(count(*), {{ top_n }}) as target,
+        least(count(*), {{ top_n }}) as target_papers,
         min(local_top_overall) - 10 * max(composite_se) - 1 as lower_bound,
         max(local_top_overall) + 10 * max(composite_se) + 1 as upper_bound
 
@@ -47,17 +47,19 @@ grid as (
         select
             bracket.venue,
             bracket.category,
-            bracket.target,
+            bracket.target_papers,
             bracket.lower_bound,
             bracket.upper_bound,
-            bracket.point,
-            sum({{ normal_tail('papers.local_top_overall', 'bracket.point', 'papers.composite_se') }})
+            bracket.grid_value,
+            sum({{ normal_tail('papers.local_top_overall', 'bracket.grid_value', 'papers.composite_se') }})
                 as expected_above
 
         from (
             select
                 bracket_{{ step - 1 }}.*,
-                lower_bound + (upper_bound - lower_bound) * grid.grid_point / {{ grid_points }} as point
+                bracket_{{ step - 1 }}.lower_bound
+                + (bracket_{{ step - 1 }}.upper_bound - bracket_{{ step - 1 }}.lower_bound)
+                * grid.grid_point / {{ grid_points }} as grid_value
             from bracket_{{ step - 1 }}
             cross join grid
         ) as bracket
@@ -66,8 +68,8 @@ grid as (
                 bracket.venue = papers.venue
                 and bracket.category = papers.category
         group by
-            bracket.venue, bracket.category, bracket.target, bracket.lower_bound,
-            bracket.upper_bound, bracket.point
+            bracket.venue, bracket.category, bracket.target_papers, bracket.lower_bound,
+            bracket.upper_bound, bracket.grid_value
 
     ),
 
@@ -76,12 +78,14 @@ grid as (
         select
             venue,
             category,
-            target,
-            coalesce(max(point) filter (where expected_above > target), min(lower_bound)) as lower_bound,
-            coalesce(min(point) filter (where expected_above <= target), min(upper_bound)) as upper_bound
+            target_papers,
+            coalesce(max(grid_value) filter (where expected_above > target_papers), min(lower_bound))
+                as lower_bound,
+            coalesce(min(grid_value) filter (where expected_above <= target_papers), min(upper_bound))
+                as upper_bound
 
         from evaluated_{{ step }}
-        group by venue, category, target
+        group by venue, category, target_papers
 
     ),
 
@@ -119,7 +123,7 @@ probabilities as (
 
 ),
 
--- the composites the interval's ends stand at, sorted in among the papers' point composites
+-- the composites the interval's ends stand at, sorted in among the papers' grid_value composites
 points as (
 
     select
@@ -128,7 +132,7 @@ points as (
         paper_id,
         local_top_overall as composite,
         1 as is_paper,
-        'point' as point_kind
+        'grid_value' as point_kind
 
     from papers
 
@@ -158,7 +162,7 @@ points as (
 
 ),
 
--- papers strictly above each point (a point sorts before papers of equal composite)
+-- papers strictly above each grid_value (a grid_value sorts before papers of equal composite)
 counted as (
 
     select
@@ -178,7 +182,7 @@ interval_ends as (
     select
         paper_id,
         min(case when point_kind = 'best' then papers_above end) + 1 as best_rank,
-        -- the paper itself sits above its own worst point when se > 0
+        -- the paper itself sits above its own worst grid_value when se > 0
         min(case when point_kind = 'worst' then papers_above end) as worst_papers_above
 
     from counted

@@ -1,6 +1,9 @@
 {%- set settings = rank_uncertainty_settings() -%}
 {%- set top_n = var('top_n') -%}
-{%- set method = rank_uncertainty_method() -%}
+{%- set method = rank_uncertainty_method() %}
+-- Only the method in force reads its CTE (bootstrap_summary or estimated):
+-- noqa: disable=ST03
+
 
 with
 
@@ -47,8 +50,8 @@ summarized as (
 
         select
             *,
-            sqrt(p_top_n * (1 - p_top_n) / replicates) as p_top_n_se,
-            'bootstrap' as uncertainty_method
+            'bootstrap' as uncertainty_method,
+            sqrt(p_top_n * (1 - p_top_n) / replicates) as p_top_n_se
 
         from bootstrap_summary
 
