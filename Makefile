@@ -128,6 +128,7 @@ docs: setup
 
 bench: setup
 	$(PY) -m bench
+	$(PY) -m bench.uncertainty
 
 ## make rank against dbt build alone on the real ICLR 2026 data (issue 11's 2x target).
 bench-rank: setup

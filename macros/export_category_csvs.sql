@@ -16,6 +16,11 @@
     {%- do run_query('detach database if exists paperrank_published') -%}
     {%- do run_query('attach ' ~ sql_string(published) ~ ' as paperrank_published (read_only)') -%}
     {%- set rankings = 'paperrank_published.marts.paper_rankings' -%}
+    {#- each paper's rank uncertainty (paper_rank_uncertainty, one row per ranked paper) beside it -#}
+    {%- set ranked = '(select rankings.*, uncertainty.p_top_n, uncertainty.rank_p05, uncertainty.rank_p95,'
+        ~ ' uncertainty.rank_band from ' ~ rankings ~ ' as rankings left join'
+        ~ ' paperrank_published.marts.paper_rank_uncertainty as uncertainty'
+        ~ ' on rankings.paper_id = uncertainty.paper_id) as ranked' -%}
     {#- one query tells both which venues are ranked and what each category holds -#}
     {%- set listing = run_query(
         'select venue, category_slug, category, count(*) as papers from ' ~ rankings
@@ -58,7 +63,7 @@
                 'category ' ~ row[2] ~ ' has slug ' ~ slug ~ ', which is not a safe file name') }}
         {%- endif -%}
         {%- do run_query(
-            'copy (' ~ export_csv_select(rankings) ~ ' where venue = ' ~ sql_string(chosen_venue)
+            'copy (' ~ export_csv_select(ranked) ~ ' where venue = ' ~ sql_string(chosen_venue)
             ~ ' and category_slug = ' ~ sql_string(slug) ~ ' order by category_rank) to '
             ~ sql_string(staging ~ '/' ~ slug ~ '.csv') ~ ' (format csv, header)') -%}
         {%- do files.append({'file': slug ~ '.csv', 'category': row[2], 'rows': row[3]}) -%}
@@ -100,6 +105,10 @@
     {%- do columns.extend([
         {'name': 'local_top_overall', 'kind': 'number'},
         {'name': 'is_top_n', 'kind': 'boolean'},
+        {'name': 'p_top_n', 'kind': 'number'},
+        {'name': 'rank_p05', 'kind': 'number'},
+        {'name': 'rank_p95', 'kind': 'number'},
+        {'name': 'rank_band', 'kind': 'text'},
         {'name': 'category_size', 'kind': 'number'},
         {'name': 'primary_area', 'kind': 'text'},
         {'name': 'status', 'kind': 'text'},

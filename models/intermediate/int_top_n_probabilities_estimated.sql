@@ -1,0 +1,218 @@
+{#-
+    The closed-form (normal) rank uncertainty. A paper's composite is taken as normal around
+    its point value s with its standard error se (int_composite_errors_estimated). Per category
+    the cutoff t solves sum_i Phi((s_i - t) / se_i) = min(N, size) (the expected number of
+    papers above t is N), by a 16-way search unrolled over 13 steps (16^13 = 4.5e15); then
+    P(top-N) = Phi((s - t) / se), rounded to 6 decimals (Phi's approximation is good to 1e-7).
+    Rank interval: the rank the paper would take if its composite moved to s -/+ 1.645 se with
+    the other papers at their point composites.
+-#}
+{%- set grid_points = 16 -%}
+{%- set iterations = 13 -%}
+{%- set z95 = 1.6448536269514722 -%}
+{%- set top_n = var('top_n') -%}
+
+with
+
+papers as (
+
+    select * from {{ ref('int_composite_errors_estimated') }}
+
+),
+
+bracket_0 as (
+
+    select
+        venue,
+        category,
+        least(count(*), {{ top_n }}) as target_papers,
+        min(local_top_overall) - 10 * max(composite_se) - 1 as lower_bound,
+        max(local_top_overall) + 10 * max(composite_se) + 1 as upper_bound
+
+    from papers
+    group by venue, category
+
+),
+
+grid as (
+
+    select * from {{ integer_series('grid_point', grid_points - 1) }}
+
+),
+
+{% for step in range(1, iterations + 1) -%}
+-- step {{ step }}: the bracket cut into {{ grid_points }}; keep the piece where f crosses the target
+    evaluated_{{ step }} as (
+
+        select
+            bracket.venue,
+            bracket.category,
+            bracket.target_papers,
+            bracket.lower_bound,
+            bracket.upper_bound,
+            bracket.grid_value,
+            sum({{ normal_tail('papers.local_top_overall', 'bracket.grid_value', 'papers.composite_se') }})
+                as expected_above
+
+        from (
+            select
+                bracket_{{ step - 1 }}.*,
+                bracket_{{ step - 1 }}.lower_bound
+                + (bracket_{{ step - 1 }}.upper_bound - bracket_{{ step - 1 }}.lower_bound)
+                * grid.grid_point / {{ grid_points }} as grid_value
+            from bracket_{{ step - 1 }}
+            cross join grid
+        ) as bracket
+        inner join papers
+            on
+                bracket.venue = papers.venue
+                and bracket.category = papers.category
+        group by
+            bracket.venue, bracket.category, bracket.target_papers, bracket.lower_bound,
+            bracket.upper_bound, bracket.grid_value
+
+    ),
+
+    bracket_{{ step }} as (
+
+        select
+            venue,
+            category,
+            target_papers,
+            coalesce(max(grid_value) filter (where expected_above > target_papers), min(lower_bound))
+                as lower_bound,
+            coalesce(min(grid_value) filter (where expected_above <= target_papers), min(upper_bound))
+                as upper_bound
+
+        from evaluated_{{ step }}
+        group by venue, category, target_papers
+
+    ),
+
+{% endfor -%}
+
+cutoffs as (
+
+    select
+        venue,
+        category,
+        (lower_bound + upper_bound) / 2 as cutoff
+
+    from bracket_{{ iterations }}
+
+),
+
+probabilities as (
+
+    select
+        papers.*,
+        cutoffs.cutoff,
+        case
+            when papers.category_size <= {{ top_n }} then 1.0
+            else
+                round(
+                    {{ normal_tail('papers.local_top_overall', 'cutoffs.cutoff', 'papers.composite_se') }}, 6
+                )
+        end as p_top_n
+
+    from papers
+    inner join cutoffs
+        on
+            papers.venue = cutoffs.venue
+            and papers.category = cutoffs.category
+
+),
+
+-- the composites the interval's ends stand at, sorted in among the papers' grid_value composites
+points as (
+
+    select
+        venue,
+        category,
+        paper_id,
+        local_top_overall as composite,
+        1 as is_paper,
+        'grid_value' as point_kind
+
+    from papers
+
+    union all
+
+    select
+        venue,
+        category,
+        paper_id,
+        local_top_overall + {{ z95 }} * composite_se as composite,
+        0 as is_paper,
+        'best' as point_kind
+
+    from papers
+
+    union all
+
+    select
+        venue,
+        category,
+        paper_id,
+        local_top_overall - {{ z95 }} * composite_se as composite,
+        0 as is_paper,
+        'worst' as point_kind
+
+    from papers
+
+),
+
+-- papers strictly above each grid_value (a grid_value sorts before papers of equal composite)
+counted as (
+
+    select
+        *,
+        sum(is_paper) over (
+            partition by venue, category
+            order by composite desc, is_paper asc, paper_id asc
+            rows between unbounded preceding and current row
+        ) as papers_above
+
+    from points
+
+),
+
+interval_ends as (
+
+    select
+        paper_id,
+        min(case when point_kind = 'best' then papers_above end) + 1 as best_rank,
+        -- the paper itself sits above its own worst grid_value when se > 0
+        min(case when point_kind = 'worst' then papers_above end) as worst_papers_above
+
+    from counted
+    where is_paper = 0
+    group by paper_id
+
+),
+
+final as (
+
+    select
+        probabilities.venue,
+        probabilities.category,
+        probabilities.paper_id,
+        probabilities.local_top_overall,
+        probabilities.composite_se,
+        probabilities.cutoff,
+        probabilities.p_top_n,
+        probabilities.category_rank as rank_p50,
+        cast(probabilities.category_rank as double) as rank_mean,
+        least(interval_ends.best_rank, probabilities.category_rank) as rank_p05,
+        greatest(
+            interval_ends.worst_papers_above + case when probabilities.composite_se > 0 then 0 else 1 end,
+            probabilities.category_rank
+        ) as rank_p95
+
+    from probabilities
+    inner join interval_ends
+        on probabilities.paper_id = interval_ends.paper_id
+
+)
+
+select * from final

@@ -1,0 +1,110 @@
+{%- set settings = rank_uncertainty_settings() -%}
+{%- set top_n = var('top_n') -%}
+{%- set method = rank_uncertainty_method() %}
+-- Only the method in force reads its CTE (bootstrap_summary or estimated):
+-- noqa: disable=ST03
+
+
+with
+
+rankings as (
+
+    select * from {{ ref('paper_rankings') }}
+
+),
+
+bootstrapped as (
+
+    select * from {{ ref('int_paper_ranks_bootstrapped') }}
+
+),
+
+estimated as (
+
+    select * from {{ ref('int_top_n_probabilities_estimated') }}
+
+),
+
+bootstrap_summary as (
+
+    select
+        venue,
+        category,
+        paper_id,
+        percentile_disc(0.05) within group (order by replicate_rank) as rank_p05,
+        percentile_disc(0.50) within group (order by replicate_rank) as rank_p50,
+        percentile_disc(0.95) within group (order by replicate_rank) as rank_p95,
+        avg(replicate_rank) as rank_mean,
+        avg(case when replicate_rank <= {{ top_n }} then 1.0 else 0.0 end) as p_top_n,
+        count(*) as replicates
+
+    from bootstrapped
+    group by venue, category, paper_id
+
+),
+
+-- the method in force (int_paper_ranks_bootstrapped is empty unless it is the bootstrap)
+summarized as (
+
+    {%- if method == 'bootstrap' %}
+
+        select
+            *,
+            'bootstrap' as uncertainty_method,
+            sqrt(p_top_n * (1 - p_top_n) / replicates) as p_top_n_se
+
+        from bootstrap_summary
+
+    {%- else %}
+
+        select
+            venue,
+            category,
+            paper_id,
+            rank_p05,
+            rank_p50,
+            rank_p95,
+            rank_mean,
+            p_top_n,
+            cast(null as bigint) as replicates,
+            cast(null as double) as p_top_n_se,
+            'normal' as uncertainty_method
+
+        from estimated
+
+    {%- endif %}
+
+),
+
+final as (
+
+    select
+        rankings.venue,
+        rankings.category,
+        rankings.paper_id,
+        rankings.title,
+        rankings.category_rank,
+        rankings.category_size,
+        rankings.is_top_n,
+        rankings.local_top_overall,
+        summarized.rank_p05,
+        summarized.rank_p50,
+        summarized.rank_p95,
+        summarized.rank_mean,
+        summarized.p_top_n,
+        summarized.p_top_n_se,
+        case
+            when summarized.p_top_n >= {{ settings.secure }} then 'secure'
+            when summarized.p_top_n > {{ settings.outside }} then 'borderline'
+            else 'outside'
+        end as rank_band,
+        summarized.uncertainty_method,
+        summarized.replicates
+
+    from rankings
+    inner join summarized
+        on rankings.paper_id = summarized.paper_id
+
+)
+
+select * from final
