@@ -82,7 +82,8 @@ RULES: dict[str, str] = {
     """,
     "expert_picks agree with paper_rankings": """
         select p.paper_id, p.category_rank, r.category_rank as rankings_rank,
-               p.is_top_n, r.is_top_n as rankings_is_top_n, p.local_top_overall, r.local_top_overall as rankings_score
+               p.is_top_n, r.is_top_n as rankings_is_top_n, p.local_top_overall,
+               r.local_top_overall as rankings_score
         from marts.expert_picks as p
         left join marts.paper_rankings as r on r.paper_id = p.paper_id
         where p.is_ranked <> (r.paper_id is not null)
