@@ -6,7 +6,7 @@
     - taxonomy, weight_set, venue and label_model are plain strings (they reach SQL quoted);
     - the weight set exists in seeds/composite_weights.csv, names only signals of
       ranking_signals() and its absolute weights sum to 1;
-    - the taxonomy exists in seeds/taxonomies.csv and, for build and run, has labels in
+    - the taxonomy exists in seeds/taxonomies.csv and, for a build or run of any model past staging, has labels in
       raw.paper_labels (of label_model when it is set); the venue, when set, has accepted papers.
 
     The seed files are read directly (not the seed tables), so a first build or an edited seed
@@ -65,7 +65,12 @@
             ~ taxonomies | join(', ')) }}
     {%- endif -%}
 
-    {%- if flags.WHICH in ('build', 'run') -%}
+    {#- labels matter to the models past staging; `dbt run -s stg_raw__papers` needs none -#}
+    {%- set beyond_staging = [] -%}
+    {%- for unique_id in selected_resources if modules.re.match('model[.]paperrank[.](?!stg_)', unique_id) -%}
+        {%- do beyond_staging.append(unique_id) -%}
+    {%- endfor -%}
+    {%- if flags.WHICH in ('build', 'run') and beyond_staging -%}
         {{ _check_raw_settings() }}
     {%- endif -%}
     {{ return('') }}

@@ -56,6 +56,8 @@ class Dbt:
 
         if command[0] in LOADS_SEEDS:
             _check_seeds()
+        if command[0] in RUNS_TESTS:  # so a failure explains this run's tests, never an older run's
+            (test_failures.DEFAULT_TARGET / "run_results.json").unlink(missing_ok=True)
         self.parse()
         try:
             result = dbtRunner(manifest=self.manifest).invoke(self._argv(list(command)))
@@ -92,8 +94,10 @@ def _check_seeds() -> None:
 
 
 def _explain_failed_tests() -> None:
-    """Print the offending rows of every failed dbt test (seed rows with their CSV lines)."""
-    test_failures.run(argparse.Namespace(target_path=test_failures.DEFAULT_TARGET))
+    """Print the offending rows of every failed dbt test (seed rows with their CSV lines);
+    nothing when dbt stopped before running any (a settings or compile error says why)."""
+    if (test_failures.DEFAULT_TARGET / "run_results.json").exists():
+        test_failures.run(argparse.Namespace(target_path=test_failures.DEFAULT_TARGET))
 
 
 def _release_warehouse() -> None:

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     working.unlink(missing_ok=True)
     venue_file, truth = out / "synth_2026.parquet", out / "synth_2026_themes.parquet"
     papers = ["--papers", str(args.papers)] if args.papers else []
-    steps = Steps(4)
+    steps = Steps(3)
     print("paperrank demo: a SYNTHETIC venue generated here (not real ICML 2026 data); "
           f"full logs in {logs}/", flush=True)
     steps.run("generate the synthetic venue", lambda: _python(
@@ -57,13 +57,14 @@ def run(args: argparse.Namespace) -> int:
         "--profile", "iclr2026"))
     steps.run("label it (offline keyword classifier)", lambda: _python(
         logs / "3_classify.log", "classify", "run", "--taxonomy", TAXONOMY, "--backend", "keywords"))
-    evaluation = logs / "4_label_agreement.log"
-    steps.run("compare the labels with the venue's true themes", lambda: _python(
-        evaluation, "classify", "eval", "--taxonomy", TAXONOMY, "--against", str(truth)))
     print("rank, audit, publish, export:", flush=True)
     exports = out / "exports"
-    rank(Settings(taxonomy=TAXONOMY, profile="iclr2026"), exports, False, logs / "5_rank.log",
+    rank(Settings(taxonomy=TAXONOMY, profile="iclr2026"), exports, False, logs / "4_rank.log",
          args.report_dir)
+    # eval reads the labels dbt ranks with (staging.stg_raw__paper_labels), so it runs after the build
+    evaluation = logs / "5_label_agreement.log"
+    Steps(1).run("compare the labels with the venue's true themes", lambda: _python(
+        evaluation, "classify", "eval", "--taxonomy", TAXONOMY, "--against", str(truth)))
     print(summary(published, working, exports, logs, evaluation, args.report_dir), flush=True)
     return 0
 

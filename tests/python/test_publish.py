@@ -206,9 +206,9 @@ def test_rollback_publishes_the_previous_build_and_its_csvs(venue: Venue) -> Non
     assert listing.count("build ") == 2 and "top_n=5" in listing and "top_n=7" in listing
 
 
-KILL_POINTS = [("[1/6] dbt build", 1.5), ("[3/6] mart checks", 0.2), ("[4/6] marts agree", 0.0),
-               ("[5/6] publish", 0.0), ("[5/6] publish", 0.15), ("[6/6] export", 0.05),
-               ("[6/6] export", 0.3)]
+KILL_POINTS = [("[1/7] dbt build", 1.5), ("[3/7] mart checks", 0.2), ("[4/7] marts agree", 0.0),
+               ("[5/7] publish", 0.0), ("[5/7] publish", 0.15), ("[6/7] export", 0.05),
+               ("[6/7] export", 0.3), ("[7/7] experts' report", 0.1)]
 
 
 def run_and_kill(project: Project, exports: Path, marker: str, delay: float) -> bool:

@@ -138,8 +138,10 @@ def test_duplicate_pick_by_one_expert_names_the_rows_and_lines(loaded: Project,
 def test_failing_builtin_test_on_a_seed_names_the_line(loaded: Project, tmp_path: Path) -> None:
     project = built_copy(loaded, tmp_path, HEADER)
     weights = project.root / "seeds" / "composite_weights.csv"
-    weights.write_text(weights.read_text(encoding="utf-8").replace(
-        "article_2026,soundness_mean,", "article_2026,novelty,", 1), encoding="utf-8")
+    # a second weight set (not the one built with, which the settings check would refuse first)
+    # weighing a signal that does not exist: only the seed's own dbt test catches it
+    weights.write_text(weights.read_text(encoding="utf-8") + 'trial_2027,novelty,1.0,"a typo"\n',
+                       encoding="utf-8")
     line = weights.read_text(encoding="utf-8").splitlines().index(
         next(x for x in weights.read_text(encoding="utf-8").splitlines() if ",novelty," in x)) + 1
     result = make_build(project)
@@ -191,7 +193,7 @@ def test_marts_carry_what_a_paper_is(loaded: Project, tmp_path: Path) -> None:
     scores = query(project, "select table_name, column_name, comment from duckdb_columns() "
                    "where schema_name = 'marts' and column_name like '%local_top_overall'")
     assert {t for t, _, _ in scores} == {"paper_rankings", "category_top_n", "expert_picks",
-                                         "category_summary"}
+                                         "category_summary", "paper_rank_uncertainty"}
     for table, column, comment in scores:
         assert "standard deviations" in comment and "average" in comment, (table, column)
     flags = query(project, "select table_name, column_name from duckdb_columns() "
