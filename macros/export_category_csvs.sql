@@ -32,8 +32,6 @@
     {%- if folder == '' -%}
         {{ exceptions.raise_compiler_error('out_dir must not be empty') }}
     {%- endif -%}
-    {{ _ensure_folder(folder) }}
-
     {%- set columns = [
         'category_rank', 'paper_id', 'title', 'category', 'venue', 'review_count',
         'contribution_mean', 'rating_mean', 'confidence_mean', 'soundness_mean', 'rating_std',
@@ -50,24 +48,10 @@
         {%- set target_file = folder.rstrip('/') ~ '/' ~ slug ~ '.csv' -%}
         {%- set where = ' where category_slug = ' ~ sql_string(slug)
             ~ ('' if venue is none else ' and venue = ' ~ sql_string(venue)) -%}
-        {%- do run_query(
-            'copy (select ' ~ columns | join(', ') ~ ' from ' ~ rankings ~ where
-            ~ ' order by category_rank) to ' ~ sql_string(target_file) ~ ' (format csv, header)') -%}
+        {%- do write_csv(
+            'select ' ~ columns | join(', ') ~ ' from ' ~ rankings ~ where ~ ' order by category_rank',
+            target_file) -%}
         {{ log('wrote ' ~ row[3] ~ ' papers of ' ~ row[2] ~ ' to ' ~ target_file, info=true) }}
     {%- endfor -%}
     {{ log('exported ' ~ categories | length ~ ' categories to ' ~ folder, info=true) }}
-{% endmacro %}
-
-{#- DuckDB's COPY creates no folders, but a partitioned COPY creates its target folder (one
-    level); an empty one, level by level, makes the whole path and leaves no file behind. -#}
-{% macro _ensure_folder(folder) %}
-    {%- set parts = folder.split('/') -%}
-    {%- for i in range(1, parts | length + 1) -%}
-        {%- set prefix = parts[:i] | join('/') -%}
-        {%- if prefix not in ('', '.', '..') -%}
-            {%- do run_query(
-                "copy (select 1 as x, 'p' as p where false) to " ~ sql_string(prefix)
-                ~ " (format csv, partition_by (p), overwrite_or_ignore)") -%}
-        {%- endif -%}
-    {%- endfor -%}
 {% endmacro %}

@@ -35,8 +35,8 @@ ranked as (
 
 latest as (
 
-    select * exclude (recency) from ranked
-    where recency = 1
+    select {{ star_except('ranked', ['recency']) }} from ranked
+    where ranked.recency = 1
 
 )
 
