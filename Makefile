@@ -19,12 +19,24 @@ PROFILE ?=
 EXPORT_DIR ?= exports
 DBT_VARS = {taxonomy: $(TAXONOMY), top_n: $(TOP_N)}
 
+# The engine dbt builds on: duckdb (default) or spark (dbt-spark in a local Spark session; its
+# extra is installed on first use, Java 17 must be there). On spark the raw layer is exported
+# from DuckDB first (spark-raw), and the marts are Parquet under PAPERRANK_SPARK_WAREHOUSE.
+ENGINE ?= duckdb
+ifeq ($(filter $(ENGINE),duckdb spark),)
+$(error ENGINE must be duckdb or spark, not "$(ENGINE)")
+endif
+export PAPERRANK_SPARK_WAREHOUSE ?= warehouse/spark
+DBT_TARGET := $(if $(filter spark,$(ENGINE)),spark,dev)
+ENGINE_PREBUILD := $(if $(filter spark,$(ENGINE)),setup-spark spark-raw)
+ENGINE_SETUP := $(if $(filter spark,$(ENGINE)),setup-spark)
+
 DEMO_DIR := output/demo
 DEMO_DB := warehouse/demo.duckdb
 DEMO_VENUE := SYNTH 2026
 
-.PHONY: setup demo run rank build export validate validate-raw validate-marts lint test \
-        test-python test-dbt docs bench clean
+.PHONY: setup setup-spark spark-raw demo run rank build export validate validate-raw \
+        validate-marts lint test test-python test-dbt docs bench clean
 
 setup: $(VENV)/.installed
 
@@ -33,6 +45,17 @@ $(VENV)/.installed: pyproject.toml $(wildcard */__init__.py)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
+
+## The Spark engine's extra (dbt-spark, pyspark: ~500 MB); ENGINE=spark installs it when missing.
+setup-spark: $(VENV)/.installed-spark
+
+$(VENV)/.installed-spark: $(VENV)/.installed
+	$(BIN)/pip install --quiet -e '.[dev,spark]'
+	touch $@
+
+## The DuckDB raw layer -> Parquet -> Spark tables raw.* (make build ENGINE=spark runs it first).
+spark-raw: setup-spark
+	$(PY) -m engines spark-raw
 
 ## The main job, offline: synthetic ICML-sized venue -> keyword labels -> checks -> dbt -> CSVs.
 demo: setup
@@ -67,11 +90,11 @@ run: setup
 ## Everything after loading: raw checks, dbt build, mart checks, one CSV per category.
 rank: setup validate-raw build validate-marts export
 
-build: setup
-	$(DBT) build --vars '$(DBT_VARS)'
+build: setup $(ENGINE_PREBUILD)
+	$(DBT) build --target $(DBT_TARGET) --vars '$(DBT_VARS)'
 
-export: setup
-	$(DBT) run-operation export_category_csvs --vars '$(DBT_VARS)' --args '{out_dir: "$(EXPORT_DIR)"}'
+export: setup $(ENGINE_SETUP)
+	$(DBT) run-operation export_category_csvs --target $(DBT_TARGET) --vars '$(DBT_VARS)' --args '{out_dir: "$(EXPORT_DIR)"}'
 
 validate: setup validate-raw validate-marts
 
@@ -80,10 +103,10 @@ validate-raw: setup
 	    $(if $(PROFILE),--profile $(PROFILE))
 
 validate-marts: setup
-	$(PY) -m quality validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N)
+	$(PY) -m quality validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N) --engine $(ENGINE)
 
 lint: setup
-	$(BIN)/ruff check ingest classify quality bench tests/python
+	$(BIN)/ruff check ingest classify quality bench engines sqlfluff_context tests/python
 	$(BIN)/sqlfluff lint models macros tests/generic
 
 test: setup lint

@@ -39,7 +39,8 @@ def java_problem() -> str | None:
     result = subprocess.run([java, "-version"], capture_output=True, text=True, check=False)
     found = re.search(r'version "(\d+)', result.stderr + result.stdout)
     if found is None or int(found.group(1)) < 17:
-        return f"{java} is not Java 17 or newer ({(result.stderr or result.stdout).strip()[:80]}); {JAVA_HINT}"
+        found_text = (result.stderr or result.stdout).strip()[:80]
+        return f"{java} is not Java 17 or newer ({found_text}); {JAVA_HINT}"
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from engines import ENGINES, marts_location
 from ingest.warehouse import db_path
 from quality.engine import SuiteOutcome, run_suites
 from quality.frames import read_stage
@@ -31,6 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="papers each ranked category should have (smaller: warning)")
     parser.add_argument("--profile",
                         help="review-form profile for every venue (default: resolved per venue)")
+    parser.add_argument("--engine", choices=ENGINES, default="duckdb",
+                        help="engine whose marts the marts stage checks (default duckdb)")
     parser.add_argument("--docs-dir", type=Path, default=DEFAULT_DOCS,
                         help=f"GX Data Docs folder, one site per stage (default {DEFAULT_DOCS})")
 
@@ -45,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
         docs = args.docs_dir / stage
         outcomes = run_suites(suites, docs)
         notes = [note for suite in suites for note in suite.warnings]
-        print(render(stage, db, outcomes, notes, docs / "index.html"))
+        source = db if stage == "raw" else marts_location(args.engine, db)
+        print(render(stage, source, outcomes, notes, docs / "index.html"))
         failed |= _failed(outcomes)
     return 1 if failed else 0
 
@@ -53,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 def build_suites(stage: str, db: Path, args: argparse.Namespace,
                  ranked: list[str] | None) -> list[TableSuite]:
     """Read the stage's tables (the file is closed on return) and build its suites."""
-    frames = read_stage(stage, db, args.taxonomy)
+    frames = read_stage(stage, db, args.taxonomy, args.engine)
     if stage == "raw":
         venues = sorted(frames["papers"]["venue"].dropna().unique())
         return raw_suites(frames, venue_scales(venues, args.profile), args.taxonomy)
