@@ -14,4 +14,5 @@ def run_dbt(args: list[str]) -> None:
     result = dbtRunner().invoke(args)
     if not result.success:
         detail = f": {result.exception}" if result.exception else " (see dbt's log above)"
-        raise RuntimeError(f"dbt {' '.join(args[:2])} failed{detail}")
+        command = " ".join(arg for arg in args[:2] if not arg.startswith("-"))
+        raise RuntimeError(f"dbt {command} failed{detail}")

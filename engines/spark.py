@@ -14,7 +14,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import duckdb
@@ -72,10 +72,15 @@ def export_raw(db: Path, folder: Path) -> dict[str, int]:
         con.close()
 
 
-def register_raw(folder: Path, tables: list[str], run_dbt: Callable[[list[str]], None]) -> None:
-    """Register the exported folders as Spark tables raw.<table> (dbt operation, spark target)."""
+def register_raw(folder: Path, tables: list[str], run_dbt: Callable[[list[str]], None],
+                 dbt_args: Sequence[str] = ()) -> None:
+    """Register the exported folders as Spark tables raw.<table> (dbt operation, spark target).
+
+    `dbt_args` go to dbt as well (e.g. --project-dir, --target-path).
+    """
     args = {"location": str(folder.resolve()), "tables": tables}
-    run_dbt(["run-operation", "register_raw_tables", "--target", "spark", "--args", json.dumps(args)])
+    run_dbt(["run-operation", "register_raw_tables", "--target", "spark",
+             "--args", json.dumps(args), *dbt_args])
 
 
 def marts_connection(warehouse: Path, schemas: tuple[str, ...] = ("marts",)) -> duckdb.DuckDBPyConnection:

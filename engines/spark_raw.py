@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from engines.dbt import run_dbt
@@ -32,11 +33,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def sync(db: Path, warehouse: Path) -> dict[str, int]:
-    """Export `db`'s raw tables under `warehouse` and register them in its Spark catalog."""
+def sync(db: Path, warehouse: Path, dbt_args: Sequence[str] = ()) -> dict[str, int]:
+    """Export `db`'s raw tables under `warehouse` and register them in its Spark catalog.
+
+    The Spark session is dbt's (in this process), so it must use the same warehouse folder.
+    """
     folder = warehouse / RAW_EXPORT
     rows = export_raw(db, folder)
     print(f"exported {len(rows)} raw tables to {folder}: "
           + ", ".join(f"{table} {count}" for table, count in rows.items()))
-    register_raw(folder, list(rows), run_dbt)
+    register_raw(folder, list(rows), run_dbt, dbt_args)
     return rows

@@ -62,3 +62,17 @@ class Project:
             "--log-path", str(self.scratch / "logs"),
             check=check,
         )
+
+
+def build_iclr2026(scratch: Path, exports: Path) -> Project:
+    """The shared ICLR 2026 papers and labels loaded into a new warehouse in `scratch`, built
+    with dbt on DuckDB and exported to `exports` (skips when the shared data is absent)."""
+    papers = require_shared(ICLR / "accepted_papers.parquet")
+    labels = require_shared(ICLR / "peer_llm_labels.parquet")
+    project = Project(scratch / "warehouse.duckdb", scratch)
+    project.python("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.python("classify", "import", str(labels), "--taxonomy", "iclr2026")
+    project.dbt("build", "--vars", "{taxonomy: iclr2026}")
+    project.dbt("run-operation", "export_category_csvs", "--vars", "{taxonomy: iclr2026}",
+                "--args", f"{{out_dir: '{exports}'}}")
+    return project

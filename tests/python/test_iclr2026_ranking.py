@@ -10,7 +10,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from project import ICLR, Project, require_shared
+from project import ICLR, Project, build_iclr2026
 
 RANKED = {
     "Datasets & Benchmarks": 443,
@@ -31,16 +31,8 @@ WEIGHTS = {
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    papers = require_shared(ICLR / "accepted_papers.parquet")
-    labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("iclr2026")
-    project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.python("classify", "import", str(labels), "--taxonomy", "iclr2026")
-    project.dbt("build", "--vars", "{taxonomy: iclr2026}")
-    project.dbt("run-operation", "export_category_csvs", "--vars", "{taxonomy: iclr2026}",
-                "--args", f"{{out_dir: '{scratch / 'exports' / 'iclr2026'}'}}")
-    return project
+    return build_iclr2026(scratch, scratch / "exports" / "iclr2026")
 
 
 def expected_rankings() -> pd.DataFrame:

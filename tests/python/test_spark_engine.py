@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from project import ICLR, REPO, Project, require_shared
+from project import REPO, Project, build_iclr2026
 
 from engines import open_marts
 from engines.dbt import run_dbt
@@ -52,26 +52,22 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield warehouse
 
 
+def dbt_options(scratch: Path, project_dir: Path = REPO) -> list[str]:
+    return ["--project-dir", str(project_dir), "--profiles-dir", str(REPO),
+            "--target-path", str(scratch / "target-spark"), "--log-path", str(scratch / "logs-spark")]
+
+
 def spark_dbt(scratch: Path, *args: str, project_dir: Path = REPO) -> None:
-    run_dbt([*args, "--target", "spark", "--project-dir", str(project_dir),
-             "--profiles-dir", str(REPO), "--target-path", str(scratch / "target-spark"),
-             "--log-path", str(scratch / "logs-spark")])
+    run_dbt([*args, "--target", "spark", *dbt_options(scratch, project_dir)])
 
 
 @pytest.fixture(scope="module")
 def built(spark: Path, tmp_path_factory: pytest.TempPathFactory) -> Project:
     """ICLR 2026 built and exported on both engines from the same DuckDB raw layer."""
-    papers = require_shared(ICLR / "accepted_papers.parquet")
-    labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("engines")
-    project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.python("classify", "import", str(labels), "--taxonomy", "iclr2026")
-    project.dbt("build", "--vars", "{taxonomy: iclr2026}")
-    project.dbt("run-operation", "export_category_csvs", "--vars", "{taxonomy: iclr2026}",
-                "--args", f"{{out_dir: '{scratch / 'exports' / 'duckdb'}'}}")
+    project = build_iclr2026(scratch, scratch / "exports" / "duckdb")
 
-    sync(project.db, spark)
+    sync(project.db, spark, dbt_options(scratch))
     spark_dbt(scratch, "build", "--vars", "{taxonomy: iclr2026}")
     spark_dbt(scratch, "run-operation", "export_category_csvs", "--vars", "{taxonomy: iclr2026}",
               "--args", f"{{out_dir: '{scratch / 'exports' / 'spark' / 'nested'}'}}")
