@@ -47,6 +47,21 @@
     ({{ expression }} rlike {{ sql_string('\\A(?:' ~ pattern ~ ')\\z') }})
 {%- endmacro %}
 
+{#- A deterministic 60-bit integer from `expression` (the first 15 hex digits of the md5 of its
+    text), the same on every engine, for reproducible sampling or bucketing: the engines'
+    own hash() functions differ. -#}
+{% macro md5_number(expression) -%}
+    {{ return(adapter.dispatch('md5_number', 'paperrank')(expression)) }}
+{%- endmacro %}
+
+{% macro default__md5_number(expression) -%}
+    cast(('0x' || left(md5(cast({{ expression }} as varchar)), 15)) as bigint)
+{%- endmacro %}
+
+{% macro spark__md5_number(expression) -%}
+    cast(conv(left(md5(cast({{ expression }} as string)), 15), 16, 10) as bigint)
+{%- endmacro %}
+
 {#- Write the rows of `query` (in its order) to the CSV file `path`, with a header, creating
     the file's folder and its parents. -#}
 {% macro write_csv(query, path) -%}

@@ -10,6 +10,7 @@ in CI (CI set) a missing Spark extra fails instead, since `.ci/run` installs it.
 from __future__ import annotations
 
 import csv
+import hashlib
 import os
 import shutil
 from collections.abc import Iterator
@@ -140,6 +141,7 @@ PROBE = [
     ["quotes", 'say "hi"; -- not a comment', "0.1"],
     ["dollar", "${env:HOME} ${spark.sql.warehouse.dir}", "3"],
     ["unicode", "Ünïcødé — ok", "1e-7"],
+    ["newline", "line\n", "0"],
 ]
 PROBE_YML = """version: 2
 seeds:
@@ -148,9 +150,25 @@ seeds:
       schema: text_probe
       column_types: {label: string, text: string, amount: double}
 """
+# every dispatch macro of macros/engine.sql, applied to the probe seed
+DISPATCH_MODEL = """
+with probe as (select * from {{ ref('text_probe') }}),
+final as (
+    select
+        label,
+        text,
+        {{ md5_number('label') }} as label_number,
+        {{ regex_full_match('text', 'line') }} as is_line,
+        {{ regex_full_match('label', '[a-z]+') }} as is_word,
+        {{ sql_string("it's C:\\\\x ${env:HOME}") }} as quoted,
+        amount
+    from probe
+)
+select {{ star_except('final', ['amount']) }} from final
+"""
 
 
-def test_seeds_with_awkward_text_load_identically(spark: Path, tmp_path: Path) -> None:
+def test_seeds_and_dispatch_macros_agree_on_both_engines(spark: Path, tmp_path: Path) -> None:
     root = tmp_path / "project"
     shutil.copytree(REPO / "macros", root / "macros")
     for name in ("dbt_project.yml", "profiles.yml"):
@@ -159,23 +177,36 @@ def test_seeds_with_awkward_text_load_identically(spark: Path, tmp_path: Path) -
     with (root / "seeds" / "text_probe.csv").open("w", newline="", encoding="utf-8") as handle:
         csv.writer(handle).writerows(PROBE)
     (root / "seeds" / "text_probe.yml").write_text(PROBE_YML, encoding="utf-8")
+    (root / "models" / "marts").mkdir(parents=True)
+    (root / "models" / "marts" / "dispatch_probe.sql").write_text(DISPATCH_MODEL, encoding="utf-8")
 
     project = Project(tmp_path / "w.duckdb", tmp_path, root=root)
-    project.dbt("seed")
+    project.dbt("build")
+    spark_dbt(tmp_path, "build", project_dir=root)
+    seed_sql = "select * from text_probe.text_probe order by label"
+    model_sql = "select * from marts.dispatch_probe order by label"
     duck = duckdb.connect(str(project.db), read_only=True)
     try:
-        on_duckdb = duck.execute("select * from text_probe.text_probe order by label").df()
+        seed_duckdb, model_duckdb = duck.execute(seed_sql).df(), duck.execute(model_sql).df()
     finally:
         duck.close()
-    spark_dbt(tmp_path, "seed", project_dir=root)
-    on_spark = marts_connection(spark, ("text_probe",)).execute(
-        "select * from text_probe.text_probe order by label").df()
+    on_spark = marts_connection(spark, ("text_probe", "marts"))
+    seed_spark, model_spark = on_spark.execute(seed_sql).df(), on_spark.execute(model_sql).df()
 
     expected = [
         [label, text or None, float(amount) if amount else None] for label, text, amount in PROBE[1:]
     ]
-    assert rows(on_duckdb) == sorted(expected)
-    assert rows(on_spark) == sorted(expected)
+    assert rows(seed_duckdb) == sorted(expected)
+    assert rows(seed_spark) == sorted(expected)
+
+    assert list(model_duckdb.columns) == list(model_spark.columns) == [
+        "label", "text", "label_number", "is_line", "is_word", "quoted"]
+    assert rows(model_duckdb) == rows(model_spark)
+    assert model_duckdb["label_number"].tolist() == [
+        int(hashlib.md5(label.encode()).hexdigest()[:15], 16) for label in sorted(r[0] for r in expected)]
+    assert not model_duckdb["is_line"].any()  # "line\n" is not "line" in full
+    assert model_duckdb["is_word"].all()
+    assert set(model_duckdb["quoted"]) == {"it's C:\\x ${env:HOME}"}
 
 
 def rows(frame: pd.DataFrame) -> list[list[object]]:
