@@ -18,6 +18,7 @@ from quality.frames import read_stage
 from quality.references import ranked_categories, venue_scales
 from quality.report import findings, render
 from quality.suites import TableSuite, mart_suites, raw_suites
+from quality.summary_page import write_summary
 
 DEFAULT_DOCS = Path("output") / "quality" / "data_docs"
 STAGES = {"raw": ["raw"], "marts": ["marts"], "all": ["raw", "marts"]}
@@ -49,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
         outcomes = run_suites(suites, docs)
         notes = [note for suite in suites for note in suite.warnings]
         source = db if stage == "raw" else marts_location(args.engine, db)
-        print(render(stage, source, outcomes, notes, docs / "index.html"))
+        summary = write_summary(docs / "summary.html", stage, source, outcomes, notes)
+        print(render(stage, source, outcomes, notes, docs / "index.html", summary))
         failed |= _failed(outcomes)
     return 1 if failed else 0
 
