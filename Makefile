@@ -29,8 +29,19 @@ REPORT_DIR ?= output/report
 # yes: CSVs start with a UTF-8 byte order mark, so Excel shows accents right
 CSV_BOM ?= no
 SETTINGS = --taxonomy "$(TAXONOMY)" --top-n "$(TOP_N)" --weight-set "$(WEIGHT_SET)" \
-    --venue "$(VENUE)" --label-model "$(LABEL_MODEL)" --profile "$(PROFILE)"
+    --venue "$(VENUE)" --label-model "$(LABEL_MODEL)" --profile "$(PROFILE)" \
+    --engine "$(ENGINE)"
 BOM_FLAG = $(if $(filter yes true 1,$(CSV_BOM)),--bom)
+
+# The engine dbt builds on: duckdb (default) or spark (dbt-spark in a local Spark session; its
+# extra is installed on first use, Java 17 must be there). On spark the raw layer is exported
+# from DuckDB first (spark-raw), and the marts are Parquet under PAPERRANK_SPARK_WAREHOUSE.
+ENGINE ?= duckdb
+ifeq ($(filter $(ENGINE),duckdb spark),)
+$(error ENGINE must be duckdb or spark, not "$(ENGINE)")
+endif
+export PAPERRANK_SPARK_WAREHOUSE ?= warehouse/spark
+ENGINE_SETUP := $(if $(filter spark,$(ENGINE)),setup-spark)
 
 DEMO_DIR ?= output/demo
 DEMO_DB ?= warehouse/demo.duckdb
@@ -38,7 +49,7 @@ DEMO_PUBLISHED_DB ?= warehouse/demo_published.duckdb
 # papers of the synthetic venue (empty: ICML 2026's 6,352)
 DEMO_PAPERS ?=
 
-.PHONY: help setup demo run rank report build publications rollback export validate validate-raw \
+.PHONY: help setup setup-spark spark-raw demo run rank report build publications rollback export validate validate-raw \
         validate-marts lint test test-python test-dbt docs bench bench-rank clean
 
 ## make help: the targets and the settings with their current values.
@@ -50,7 +61,7 @@ help:
 	@echo "  publications / rollback: list the kept builds / publish the previous one again"
 	@echo "settings (current value):"
 	@echo "  TAXONOMY=$(TAXONOMY)  TOP_N=$(TOP_N)  WEIGHT_SET=$(WEIGHT_SET)  VENUE=$(VENUE)"
-	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  CSV_BOM=$(CSV_BOM)"
+	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  CSV_BOM=$(CSV_BOM)"
 	@echo "  PAPERRANK_DB=$(PAPERRANK_DB)  PAPERRANK_PUBLISHED_DB=$(PAPERRANK_PUBLISHED_DB)"
 	@echo "  VENUE_ID=$(VENUE_ID)  OPENREVIEW_URL=$(OPENREVIEW_URL)  LLM_URL=$(LLM_URL)  SNAPSHOT_DIR=$(SNAPSHOT_DIR)"
 
@@ -61,6 +72,17 @@ $(VENV)/.installed: pyproject.toml $(wildcard */__init__.py)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
+
+## The Spark engine's extra (dbt-spark, pyspark: ~500 MB); ENGINE=spark installs it when missing.
+setup-spark: $(VENV)/.installed-spark
+
+$(VENV)/.installed-spark: $(VENV)/.installed
+	$(BIN)/pip install --quiet -e '.[dev,spark]'
+	touch $@
+
+## The DuckDB raw layer -> Parquet -> Spark tables raw.* (make build ENGINE=spark runs it first).
+spark-raw: setup-spark
+	$(PY) -m engines spark-raw
 
 ## The main job, offline: synthetic ICML-sized venue -> keyword labels -> checks -> dbt -> publish -> CSVs.
 demo: setup
@@ -82,7 +104,7 @@ run: setup
 
 ## Everything after loading, in one process: raw checks, dbt build, mart checks, marts agree,
 ## publish to PAPERRANK_PUBLISHED_DB, one CSV per category from the published build.
-rank: setup
+rank: setup $(ENGINE_SETUP)
 	$(PY) -m pipeline rank $(SETTINGS) --export-dir "$(EXPORT_DIR)" $(BOM_FLAG) \
 	    --report-dir "$(REPORT_DIR)"
 
@@ -91,8 +113,8 @@ rank: setup
 report: setup
 	$(PY) -m report --out-dir "$(REPORT_DIR)" $(if $(REPORT_DB),--db "$(REPORT_DB)")
 
-## dbt build alone, in the working warehouse (publishes nothing).
-build: setup
+## dbt build alone, in the working warehouse (publishes nothing); ENGINE=spark: on Spark.
+build: setup $(ENGINE_SETUP)
 	$(PY) -m pipeline dbt $(SETTINGS) -- build
 
 ## The CSVs of the published build (the same export `make rank` ends with).
@@ -113,10 +135,10 @@ validate-raw: setup
 	    $(if $(PROFILE),--profile $(PROFILE))
 
 validate-marts: setup
-	$(PY) -m quality validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N)
+	$(PY) -m quality validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N) --engine $(ENGINE)
 
 lint: setup
-	$(BIN)/ruff check ingest classify quality bench report pipeline tests/python
+	$(BIN)/ruff check ingest classify quality bench report pipeline engines sqlfluff_context tests/python
 	$(BIN)/sqlfluff lint models macros tests/generic
 
 test: setup lint

@@ -34,8 +34,8 @@
 
     {%- set signals = ranking_signals() -%}
     {%- set weight_rows = run_query(
-        'select weight_set, signal, weight from read_csv(' ~ sql_string(_seed_file('composite_weights'))
-        ~ ', header = true, all_varchar = true) order by all').rows -%}
+        'select weight_set, signal, weight from ' ~ seed_file_relation('composite_weights')
+        ~ ' order by 1, 2, 3').rows -%}
     {%- set weight_sets = weight_rows | map(attribute=0) | unique | list -%}
     {%- if var('weight_set') not in weight_sets -%}
         {{ exceptions.raise_compiler_error(
@@ -57,8 +57,7 @@
     {%- endif -%}
 
     {%- set taxonomies = run_query(
-        'select distinct taxonomy from read_csv(' ~ sql_string(_seed_file('taxonomies'))
-        ~ ', header = true, all_varchar = true) order by 1').columns[0].values() | list -%}
+        'select distinct taxonomy from ' ~ seed_file_relation('taxonomies') ~ ' order by 1').columns[0].values() | list -%}
     {%- if var('taxonomy') not in taxonomies -%}
         {{ exceptions.raise_compiler_error(
             'unknown taxonomy ' ~ var('taxonomy') | tojson ~ '; seeds/taxonomies.csv has: '
@@ -87,7 +86,7 @@
             ~ '(python -m ingest ..., python -m classify ...)') }}
     {%- endif -%}
     {%- set counts = run_query(
-        'select taxonomy, count(distinct paper_id) from ' ~ labels ~ ' group by all order by 1').rows -%}
+        'select taxonomy, count(distinct paper_id) from ' ~ labels ~ ' group by taxonomy order by 1').rows -%}
     {%- set labelled = counts | map(attribute=0) | list -%}
     {%- if var('taxonomy') not in labelled -%}
         {{ exceptions.raise_compiler_error(

@@ -83,17 +83,6 @@
     {{ return('bootstrap' if rows <= settings.row_budget else 'normal') }}
 {%- endmacro %}
 
-{#- A relation of the whole numbers 1..n in `column`. -#}
-{% macro integer_series(column, n) -%}
-    {%- set implementation = adapter.dispatch('integer_series') if adapter is defined
-        else default__integer_series -%}
-    {{ return(implementation(column, n)) }}
-{%- endmacro %}
-
-{% macro default__integer_series(column, n) -%}
-    (select range as {{ column }} from range(1, {{ n }} + 1))
-{%- endmacro %}
-
 {#- The production order of a category's list (as paper_rankings): composite (equal to 12
     decimals counts as a tie), then rating_mean, then paper_id. -#}
 {% macro ranking_order(composite, rating_mean='rating_mean', paper_id='paper_id') -%}

@@ -12,65 +12,22 @@
         draw(seed, k, c) = mix64(state(seed, k) + c * 0x9e3779b97f4a7c15)  (mod 2^64)
 
     draw is the c-th output of a SplitMix64 stream seeded with state(seed, k). DuckDB's hash() is
-    not used: it changes between releases. The macros below are dispatched so that another engine
-    can supply its own 64-bit arithmetic; `default__` is the DuckDB form, where UBIGINT products
-    overflow with an error, so they run in UHUGEINT and are masked back to 64 bits (a `%` there
-    would be 100x slower), and `%` always takes two UBIGINTs (UBIGINT % BIGINT widens to 128 bits).
-    (`adapter is defined` is false only under sqlfluff's jinja templater, which `make lint` uses.)
+    not used: it changes between releases. The 64-bit operations (md5_key64, mul_add64, xor64,
+    shift_right64, mod64, uint64) are engine-specific dispatch macros in macros/engine.sql.
 -#}
 
 {% macro splitmix64_gamma() -%}
     11400714819323198485
 {%- endmacro %}
 
-{#- The low 64 bits of md5_number(text) (= the first 8 digest bytes, little-endian), a UBIGINT. -#}
-{% macro md5_key64(text) -%}
-    {{ return((adapter.dispatch('md5_key64') if adapter is defined else default__md5_key64)(text)) }}
-{%- endmacro %}
-
-{% macro default__md5_key64(text) -%}
-    (md5_number({{ text }}) & 18446744073709551615::uhugeint)::ubigint
-{%- endmacro %}
-
-{#- (a * b + c) mod 2^64 for unsigned 64-bit a, b, c. -#}
-{% macro mul_add64(a, b, c='0') -%}
-    {{ return((adapter.dispatch('mul_add64') if adapter is defined else default__mul_add64)(a, b, c)) }}
-{%- endmacro %}
-
-{% macro default__mul_add64(a, b, c) -%}
-    (({{ a }})::uhugeint * ({{ b }})::uhugeint + ({{ c }})::uhugeint
-        & 18446744073709551615::uhugeint)::ubigint
-{%- endmacro %}
-
 {#- x xor (x >> bits) for an unsigned 64-bit x (a column name: it is read twice). -#}
 {% macro xorshift64(x, bits) -%}
-    {{ return((adapter.dispatch('xorshift64') if adapter is defined else default__xorshift64)(x, bits)) }}
-{%- endmacro %}
-
-{% macro default__xorshift64(x, bits) -%}
-    xor({{ x }}, {{ x }} >> {{ bits }})
-{%- endmacro %}
-
-{% macro xor64(a, b) -%}
-    {{ return((adapter.dispatch('xor64') if adapter is defined else default__xor64)(a, b)) }}
-{%- endmacro %}
-
-{% macro default__xor64(a, b) -%}
-    xor({{ a }}, {{ b }})
-{%- endmacro %}
-
-{#- x mod n for an unsigned 64-bit x and a positive count n, both as UBIGINT. -#}
-{% macro mod64(x, n) -%}
-    {{ return((adapter.dispatch('mod64') if adapter is defined else default__mod64)(x, n)) }}
-{%- endmacro %}
-
-{% macro default__mod64(x, n) -%}
-    ({{ x }} % ({{ n }})::ubigint)
+    {{ xor64(x, shift_right64(x, bits)) }}
 {%- endmacro %}
 
 {#- A uniform in (0, 1) from an unsigned 64-bit x: its top 53 bits, centred, times 2^-53. -#}
 {% macro unit_interval64(x) -%}
-    (cast({{ x }} >> 11 as double) + 0.5) / 9007199254740992.0
+    (cast({{ shift_right64(x, 11) }} as double) + 0.5) / 9007199254740992.0
 {%- endmacro %}
 
 {#-

@@ -8,8 +8,9 @@
         mean = sum(q) / n / 2^36,  sample var = (n sum(q^2) - sum(q)^2) / (n (n - 1)) / 2^72
         z    = (x - mean) / sqrt(var), and 0 where undefined (one value, zero spread, no value)
 
-    The grid 2^-36 (1.5e-11) moves no z-score by more than about 1e-10; sums are HUGEINT, which
-    holds categories of up to about a million papers on scores up to 16.
+    The grid 2^-36 (1.5e-11) moves no z-score by more than about 1e-10; sums are 128-bit, which
+    holds categories of up to about a million papers on scores up to 16 (int128(): HUGEINT on
+    DuckDB, where sum() of a BIGINT is a HUGEINT already; decimal(38, 0) on Spark).
     `columns` are carried through from `source`.
 -#}
 {% macro zscore_exact_ctes(name, source, partition_by, columns, signals) -%}
@@ -20,7 +21,7 @@
     {%- for signal in signals %}
             count({{ signal }}) as n_{{ signal }},
             sum({{ fixed_point36(signal) }}) as sum_{{ signal }},
-            sum(cast({{ fixed_point36(signal) }} as hugeint) * {{ fixed_point36(signal) }})
+            sum(cast({{ fixed_point36(signal) }} as {{ int128() }}) * {{ fixed_point36(signal) }})
                 as sumsq_{{ signal }} {%- if not loop.last %},{% endif %}
     {%- endfor %}
 
@@ -36,7 +37,10 @@
     {%- for signal in signals %}
             cast(sum_{{ signal }} as double) / n_{{ signal }} / 68719476736.0 as mean_{{ signal }},
             sqrt(
-                cast(n_{{ signal }} * sumsq_{{ signal }} - sum_{{ signal }} * sum_{{ signal }} as double)
+                cast(
+                    n_{{ signal }} * sumsq_{{ signal }}
+                    - cast(sum_{{ signal }} as {{ int128() }}) * sum_{{ signal }} as double
+                )
                 / nullif(n_{{ signal }} * (n_{{ signal }} - 1), 0)
                 / 4722366482869645213696.0
             ) as std_{{ signal }} {%- if not loop.last %},{% endif %}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engines import open_marts
 from ingest.warehouse import open_duckdb
 
 SAMPLE = 5
@@ -102,9 +103,11 @@ RULES: dict[str, str] = {
 }
 
 
-def check(db: Path) -> list[str]:
-    """Every broken rule with a few offending rows; empty when the marts agree."""
-    con = open_duckdb(db, read_only=True)
+def check(db: Path, engine: str = "duckdb") -> list[str]:
+    """Every broken rule with a few offending rows; empty when the marts agree.
+
+    On Spark the rules run, through DuckDB, on the Parquet tables Spark built."""
+    con = open_duckdb(db, read_only=True) if engine == "duckdb" else open_marts(engine, db)
     problems = []
     try:
         for rule, sql in RULES.items():

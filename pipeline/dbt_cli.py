@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 
+from engines import dbt_target
 from ingest.errors import PaperrankError
 from ingest.warehouse import db_path
 from pipeline import settings
 from pipeline.dbt import Dbt
 from pipeline.locks import check_writable
+from pipeline.rank import build
 
 WRITES = {"build", "run", "seed", "snapshot"}
 
@@ -32,5 +34,10 @@ def run(args: argparse.Namespace) -> int:
         raise PaperrankError(f"no warehouse at {working} (PAPERRANK_DB): dbt {command[0]} only "
                                 "reads it; load data and run `make rank` first")
     check_writable(working)
-    Dbt(settings.from_args(args).dbt_vars(), quiet=False).invoke(*command)
+    chosen = settings.from_args(args)
+    dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine), quiet=False)
+    if command[0] == "build":
+        build(dbt, chosen.engine)
+    else:
+        dbt.invoke(*command)
     return 0

@@ -35,7 +35,7 @@ def _arguments(stage: str, chosen: Settings) -> argparse.Namespace:
 
     return argparse.Namespace(stage=stage, taxonomy=chosen.taxonomy, top_n=chosen.top_n,
                               profile=chosen.profile if stage == "raw" else None,
-                              docs_dir=DEFAULT_DOCS)
+                              engine=chosen.engine, docs_dir=DEFAULT_DOCS)
 
 
 def _check(stage: str, chosen: Settings, frames: dict[str, pd.DataFrame] | None) -> tuple[int, str]:

@@ -37,9 +37,12 @@ def require_published(path: Path) -> Path:
     return path
 
 
-def publish(working: Path, published: Path, keep: int = versions.KEEP) -> tuple[str, Path]:
+def publish(working: Path, published: Path, keep: int = versions.KEEP,
+            engine: str = "duckdb") -> tuple[str, Path]:
     """Copy the working warehouse's published relations into a new version and switch to it.
 
+    On Spark the relations are the Parquet tables Spark built (`engines.spark`), read through
+    DuckDB, so the publication is the same kind of DuckDB file whichever engine built it.
     Returns the build id and the version file.  Raises before switching on any error."""
     folder = versions.versions_dir(published)
     folder.mkdir(parents=True, exist_ok=True)
@@ -48,7 +51,10 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP) -> tuple[
     staged.unlink(missing_ok=True)
     con = duckdb.connect(str(staged))
     try:
-        con.execute(f"attach {_literal(str(working))} as work (read_only)")
+        if engine == "duckdb":
+            con.execute(f"attach {_literal(str(working))} as work (read_only)")
+        else:
+            _attach_spark_tables(con)
         build_id = con.execute("select min(build_id) from work.marts.build_settings").fetchone()[0]
         if build_id is None:
             raise PaperrankError(f"{working} has no marts.build_settings row: nothing to publish")
@@ -62,6 +68,16 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP) -> tuple[
         con.close()
     final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"), keep)
     return build_id, final
+
+
+def _attach_spark_tables(con: duckdb.DuckDBPyConnection) -> None:
+    """An in-memory database `work` whose views read the Parquet tables of the Spark build."""
+    from engines.spark import spark_tables, warehouse_dir
+
+    con.execute("attach ':memory:' as work")
+    for schema, table, files in spark_tables(warehouse_dir(), SCHEMAS + tuple(s for s, _ in RELATIONS)):
+        con.execute(f'create schema if not exists work."{schema}"')
+        con.execute(f'create view work."{schema}"."{table}" as select * from read_parquet({_literal(files)})')
 
 
 def rollback(published: Path) -> tuple[Path, Path]:

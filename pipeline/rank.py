@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from engines import dbt_target
 from ingest.errors import PaperrankError
 from ingest.warehouse import db_path
 from pipeline import consistency, publish, settings
@@ -69,16 +70,18 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
     log.parent.mkdir(parents=True, exist_ok=True)
     gates = Gates(chosen, log)  # raw tables read now; checked beside dbt
     try:
-        dbt = Dbt(chosen.dbt_vars())
+        dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine))
         steps = Steps(7)
         try:
-            steps.run("dbt build", lambda: dbt.invoke("build"))
+            steps.run("dbt build", lambda: build(dbt, chosen.engine))
         finally:
             steps.run("raw checks", gates.raw)  # a raw failure explains a failed build first
         build_id = audit_and_publish(chosen, log, steps, gates)
     finally:
         gates.stop()
-    steps.run("export", lambda: export(dbt, export_dir, chosen.venue, bom))
+    # the export reads the published DuckDB file, whichever engine built it
+    exporter = dbt if chosen.engine == "duckdb" else Dbt(chosen.dbt_vars(), target="published")
+    steps.run("export", lambda: export(exporter, export_dir, chosen.venue, bom))
     print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
     pages = steps.run("experts' report", lambda: write_reports(
         publish.published_path(), report_dir, [chosen.venue] if chosen.venue else None))
@@ -91,10 +94,21 @@ def audit_and_publish(chosen: Settings, log: Path, steps: Steps, gates: Gates) -
     """Audit the working warehouse's marts and, when they pass, publish them."""
     working, published = db_path(), publish.published_path()
     steps.run("mart checks", gates.marts)
-    steps.run("marts agree", lambda: _agree(working))
-    build_id, version = steps.run("publish", lambda: publish.publish(working, published))
+    steps.run("marts agree", lambda: _agree(working, chosen.engine))
+    build_id, version = steps.run("publish", lambda: publish.publish(working, published,
+                                                                       engine=chosen.engine))
     print(f"published build {build_id} of {working}: {published} -> {version.name}", flush=True)
     return build_id
+
+
+def build(dbt: Dbt, engine: str) -> None:
+    """dbt build on `engine`; on Spark the DuckDB raw layer is copied into Spark first."""
+    if engine == "spark":
+        from engines.spark import warehouse_dir
+        from engines.spark_raw import sync
+
+        sync(db_path(), warehouse_dir())
+    dbt.invoke("build")
 
 
 def export(dbt: Dbt, export_dir: Path, venue: str | None, bom: bool) -> None:
@@ -125,7 +139,7 @@ class Steps:
         return result
 
 
-def _agree(working: Path) -> None:
-    problems = consistency.check(working)
+def _agree(working: Path, engine: str) -> None:
+    problems = consistency.check(working, engine)
     if problems:
         raise AuditFailed("the marts disagree, nothing was published:\n  " + "\n  ".join(problems))

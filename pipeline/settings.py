@@ -11,6 +11,8 @@ import argparse
 import json
 from dataclasses import asdict, dataclass
 
+from engines import ENGINES
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -20,11 +22,13 @@ class Settings:
     venue: str | None = None
     label_model: str | None = None
     profile: str | None = None  # review-form profile of the raw checks (not a dbt var)
+    engine: str = "duckdb"  # the engine dbt builds on (engines.ENGINES; not a dbt var)
 
     def dbt_vars(self) -> str:
         """The dbt vars as JSON (valid YAML), so no value can break out of the mapping."""
         values = asdict(self)
         values.pop("profile")
+        values.pop("engine")
         return json.dumps(values)
 
 
@@ -47,9 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="use labels of this model only (default: the latest label of any model)")
     parser.add_argument("--profile", default="",
                         help="review-form profile of the raw checks (default: found per venue)")
+    parser.add_argument("--engine", choices=ENGINES, default=defaults.engine,
+                        help=f"engine dbt builds on (default {defaults.engine}; spark: README \"Spark\")")
 
 
 def from_args(args: argparse.Namespace) -> Settings:
     return Settings(taxonomy=args.taxonomy, top_n=args.top_n, weight_set=args.weight_set,
                     venue=args.venue or None, label_model=args.label_model or None,
-                    profile=args.profile or None)
+                    profile=args.profile or None, engine=args.engine)

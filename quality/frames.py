@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from engines import open_marts
 from ingest.errors import PaperrankError
 from ingest.warehouse import SIGNALS, connect
 
@@ -58,10 +59,15 @@ MART_SQL = {
 }
 
 
-def read_stage(stage: str, db: Path | None, taxonomy: str | None) -> dict[str, pd.DataFrame]:
-    """Run the stage's queries on a read-only connection that is closed before returning."""
+def read_stage(stage: str, db: Path | None, taxonomy: str | None,
+               engine: str = "duckdb") -> dict[str, pd.DataFrame]:
+    """Run the stage's queries on a read-only connection that is closed before returning.
+
+    The raw layer is always DuckDB's; the marts are those `engine` built (a Spark build's
+    Parquet tables are read through DuckDB views, so the queries are the same).
+    """
     queries = RAW_SQL if stage == "raw" else MART_SQL
-    con = connect(db, read_only=True)
+    con = connect(db, read_only=True) if stage == "raw" else open_marts(engine, db)
     try:
         frames = {}
         for name, sql in queries.items():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from engines import ENGINES, marts_location
 from ingest.warehouse import db_path
 from quality.engine import SuiteOutcome, run_suites
 from quality.frames import read_stage
@@ -34,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="papers each ranked category should have (smaller: warning)")
     parser.add_argument("--profile",
                         help="review-form profile for every venue (default: resolved per venue)")
+    parser.add_argument("--engine", choices=ENGINES, default="duckdb",
+                        help="engine whose marts the marts stage checks (default duckdb)")
     parser.add_argument("--docs-dir", type=Path, default=DEFAULT_DOCS,
                         help=f"GX Data Docs folder, one site per stage (default {DEFAULT_DOCS})")
 
@@ -50,8 +53,9 @@ def run(args: argparse.Namespace, frames: dict[str, pd.DataFrame] | None = None)
         docs = args.docs_dir / stage
         outcomes = run_suites(suites, docs)
         notes = [note for suite in suites for note in suite.warnings]
-        summary = write_summary(docs / "summary.html", stage, db, outcomes, notes)
-        print(render(stage, db, outcomes, notes, docs / "index.html", summary))
+        source = db if stage == "raw" else marts_location(args.engine, db)
+        summary = write_summary(docs / "summary.html", stage, source, outcomes, notes)
+        print(render(stage, source, outcomes, notes, docs / "index.html", summary))
         failed |= _failed(outcomes)
     return 1 if failed else 0
 
@@ -60,7 +64,7 @@ def build_suites(stage: str, db: Path, args: argparse.Namespace, ranked: list[st
                  frames: dict[str, pd.DataFrame] | None = None) -> list[TableSuite]:
     """Read the stage's tables unless given (the file is closed on return); build its suites."""
     if frames is None:
-        frames = read_stage(stage, db, args.taxonomy)
+        frames = read_stage(stage, db, args.taxonomy, args.engine)
     if stage == "raw":
         venues = sorted(frames["papers"]["venue"].dropna().unique())
         return raw_suites(frames, venue_scales(venues, args.profile), args.taxonomy)

@@ -34,8 +34,8 @@ ranked as (
 
 latest as (
 
-    select * exclude (recency, label_recency) from ranked
-    where recency = 1
+    select {{ star_except('ranked', ['recency', 'label_recency']) }} from ranked
+    where ranked.recency = 1
 
 )
 

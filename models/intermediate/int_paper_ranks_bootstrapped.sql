@@ -50,7 +50,7 @@ papers as (
 seed as (
 
     select
-        cast({{ settings.seed }} as ubigint) as stream_state,
+        {{ uint64(settings.seed) }} as stream_state,
         0 as stream_position
 
 ),

@@ -80,7 +80,7 @@ leave_one_out as (
 seed as (
 
     select
-        cast({{ settings.seed }} as ubigint) as stream_state,
+        {{ uint64(settings.seed) }} as stream_state,
         0 as stream_position
 
 ),
@@ -179,7 +179,7 @@ dirichlet as (
     select
         'weight draw ' || draw as scenario,
         'dirichlet' as scenario_kind,
-        cast(null as varchar) as left_out_signal,
+        cast(null as string) as left_out_signal,
         draw,
         {%- for signal in signals %}
             sign_{{ signal }} * g_{{ signal }} * total_weight / nullif(gamma_total, 0) as w_{{ signal }}

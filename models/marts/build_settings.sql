@@ -38,7 +38,7 @@ final as (
 
     select
         {{ sql_string(invocation_id) }} as build_id,
-        cast({{ sql_string(run_started_at) }} as timestamptz) as built_at,
+        cast({{ sql_string(run_started_at) }} as {{ timestamp_tz() }}) as built_at,
         venues.venue,
         {{ sql_string(var('taxonomy')) }} as taxonomy,
         {{ sql_string(var('weight_set')) }} as weight_set,
@@ -47,7 +47,7 @@ final as (
             weight_set.weight_{{ signal }},
         {%- endfor %}
         {% if label_model is none -%}
-            cast(null as varchar)
+            cast(null as string)
         {%- else -%}
             {{ sql_string(label_model) }}
         {%- endif %} as label_model

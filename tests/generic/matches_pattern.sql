@@ -5,6 +5,6 @@ select {{ column_name }}
 from {{ model }}
 where
     {{ column_name }} is not null
-    and not regexp_full_match({{ column_name }}, {{ sql_string(pattern) }})
+    and not {{ regex_full_match(column_name, pattern) }}
 
 {% endtest %}

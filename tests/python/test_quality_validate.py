@@ -114,7 +114,7 @@ def test_gate_releases_the_warehouse_for_dbt(clean: Project, tmp_path: Path,
     """After the gate returns, the same process can open the file for writing (as dbt will)."""
     monkeypatch.setenv("PAPERRANK_DB", str(clean.db))
     args = argparse.Namespace(stage="marts", taxonomy=TAXONOMY, top_n=30, profile=None,
-                              docs_dir=tmp_path / "docs", db=None)
+                              docs_dir=tmp_path / "docs", db=None, engine="duckdb")
     assert validate.run(args) == 0
     duckdb.connect(str(clean.db)).close()
 

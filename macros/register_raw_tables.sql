@@ -1,0 +1,25 @@
+{#-
+    dbt run-operation register_raw_tables --target spark --args '{location: /abs/raw_export, tables: [papers, reviews]}'
+
+    Registers Parquet folders `<location>/<table>/` as the tables raw.<table> of a Spark
+    catalog, so the `raw` sources resolve there as they do in DuckDB. `python -m engines
+    spark-raw` exports the DuckDB raw layer to those folders and runs this. A table is
+    dropped and registered again each time (dropping an external table keeps its files), so
+    Spark never serves a stale file listing.
+-#}
+{% macro register_raw_tables(location, tables) %}
+    {%- if target.type != 'spark' -%}
+        {{ exceptions.raise_compiler_error(
+            'register_raw_tables is for a Spark target (--target spark), not ' ~ target.type) }}
+    {%- endif -%}
+    {%- do run_query('create database if not exists raw') -%}
+    {%- for table in tables -%}
+        {%- if not modules.re.fullmatch('[a-z_][a-z0-9_]*', table) -%}
+            {{ exceptions.raise_compiler_error('raw table name ' ~ table ~ ' is not a plain identifier') }}
+        {%- endif -%}
+        {%- do run_query('drop table if exists raw.' ~ table) -%}
+        {%- do run_query('create table raw.' ~ table ~ ' using parquet location '
+            ~ sql_string(location.rstrip('/') ~ '/' ~ table)) -%}
+        {{ log('registered raw.' ~ table, info=true) }}
+    {%- endfor -%}
+{% endmacro %}

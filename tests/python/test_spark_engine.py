@@ -1,0 +1,266 @@
+"""Spark as the second engine: the real ICLR 2026 data built with dbt on DuckDB and on a local
+Spark session, each audited (quality gate, marts agree) and published, must give the same
+ranking, the same rank uncertainty (the bootstrap draws the same bits) and the same CSVs; seeds
+with awkward text and every engine-specific macro must give the same values on both engines.
+
+All Spark work runs in this process through dbt's programmatic runner, so every test shares one
+Spark session (it takes 20-40 s to start). Skipped, with the reason, only when Java is missing;
+in CI (CI set) a missing Spark extra fails instead, since `.ci/run` installs it.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+from project import ICLR, REPO, Project, require_shared
+
+from engines.dbt import run_dbt
+from engines.spark import java_problem, marts_connection
+from engines.spark_raw import sync
+
+pytestmark = pytest.mark.e2e
+
+RANKING_COLUMNS = "venue, paper_id, category, category_rank, local_top_overall"
+
+
+@pytest.fixture(scope="module")
+def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The Spark warehouse folder of this module's one Spark session (in this process)."""
+    problem = java_problem()
+    if problem:
+        pytest.skip(f"Spark tests need Java: {problem}")
+    try:
+        import dbt.adapters.spark  # noqa: F401
+        import pyspark  # noqa: F401
+    except ImportError as error:
+        message = f"the Spark extra is not installed (make setup-spark): {error}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    warehouse = tmp_path_factory.mktemp("spark") / "warehouse"
+    with pytest.MonkeyPatch.context() as patch:
+        # read by profiles.yml when the session starts, and by the subprocesses tests start
+        patch.setenv("PAPERRANK_SPARK_WAREHOUSE", str(warehouse))
+        patch.setenv("DBT_PROFILES_DIR", str(REPO))
+        yield warehouse
+
+
+def dbt_options(scratch: Path, project_dir: Path = REPO) -> list[str]:
+    return ["--project-dir", str(project_dir), "--profiles-dir", str(REPO),
+            "--target-path", str(scratch / "target-spark"), "--log-path", str(scratch / "logs-spark")]
+
+
+def spark_dbt(scratch: Path, *args: str, project_dir: Path = REPO) -> None:
+    run_dbt([*args, "--target", "spark", *dbt_options(scratch, project_dir)])
+
+
+# a small bootstrap keeps the Spark build to a minute or two; the draws must still agree
+VARS = "{taxonomy: iclr2026, rank_uncertainty_replicates: 40, weight_draws: 10}"
+
+
+@pytest.fixture(scope="module")
+def built(spark: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Project]:
+    """ICLR 2026 built on both engines from the same DuckDB raw layer, each build audited and
+    published (`pipeline publish`) to its own published file and exported from it."""
+    papers = require_shared(ICLR / "accepted_papers.parquet")
+    labels = require_shared(ICLR / "peer_llm_labels.parquet")
+    scratch = tmp_path_factory.mktemp("engines")
+    duck = Project(scratch / "warehouse.duckdb", scratch / "duckdb")
+    duck.python("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    duck.python("classify", "import", str(labels), "--taxonomy", "iclr2026")
+    duck.dbt("build", "--vars", VARS)
+    on_spark = Project(duck.db, scratch / "spark")
+    sync(duck.db, spark, dbt_options(scratch))
+    spark_dbt(scratch, "build", "--vars", VARS)
+    for project, engine in ((duck, "duckdb"), (on_spark, "spark")):
+        result = project.python("pipeline", "publish", "--taxonomy", "iclr2026", "--engine", engine)
+        assert "[4/4] publish ... ok" in result.stdout, result.stdout
+        project.python("pipeline", "export", "--export-dir", str(project.scratch / "exports" / "nested"))
+    return {"duckdb": duck, "spark": on_spark}
+
+
+def published(project: Project, sql: str) -> pd.DataFrame:
+    con = duckdb.connect(str(project.published), read_only=True)
+    try:
+        return con.execute(sql).df()
+    finally:
+        con.close()
+
+
+def test_paper_rankings_agree(built: dict[str, Project]) -> None:
+    sql = f"select {RANKING_COLUMNS} from marts.paper_rankings"
+    expected, actual = published(built["duckdb"], sql), published(built["spark"], sql)
+    assert len(expected) == 1657
+    merged = expected.merge(actual, on=["venue", "paper_id"], how="outer", indicator=True,
+                            suffixes=("_duckdb", "_spark"))
+    assert (merged["_merge"] == "both").all(), merged[merged["_merge"] != "both"].head()
+    assert (merged["category_duckdb"] == merged["category_spark"]).all()
+    assert (merged["category_rank_duckdb"] == merged["category_rank_spark"]).all()
+    difference = (merged["local_top_overall_duckdb"] - merged["local_top_overall_spark"]).abs()
+    assert difference.max() <= 1e-12, difference.max()
+
+
+def test_rank_uncertainty_is_identical(built: dict[str, Project]) -> None:
+    """The bootstrap's draws are the same bits on both engines, so every rank interval and
+    P(top-N) is the same (means within 1e-12: the engines sum doubles in another order)."""
+    sql = ("select * exclude (rank_mean, p_top_n, p_top_n_se), rank_mean, p_top_n, p_top_n_se "
+           "from marts.paper_rank_uncertainty order by venue, category, paper_id")
+    duck, spark = published(built["duckdb"], sql), published(built["spark"], sql)
+    assert len(duck) == 1657 and list(duck.columns) == list(spark.columns)
+    assert set(duck["uncertainty_method"]) == {"bootstrap"}
+    exact = [c for c in duck.columns if c not in ("rank_mean", "p_top_n", "p_top_n_se")]
+    pd.testing.assert_frame_equal(duck[exact].astype(str), spark[exact].astype(str))
+    for column in ("rank_mean", "p_top_n", "p_top_n_se"):
+        assert (duck[column] - spark[column]).abs().max() <= 1e-12, column
+    # the draws moved ranks: an interval test that cannot pass by accident
+    assert (duck["rank_p95"] > duck["rank_p05"]).any()
+    build = "select taxonomy, top_n, weight_set from marts.build_settings"
+    assert published(built["duckdb"], build).equals(published(built["spark"], build))
+
+
+def read_csv(path: Path) -> list[list[str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.reader(handle))
+
+
+def same_cell(left: str, right: str) -> bool:
+    """Equal text, or numbers within 1e-12 (the engines sum doubles in another order)."""
+    if left == right:
+        return True
+    try:
+        return abs(float(left) - float(right)) <= 1e-12
+    except ValueError:
+        return False
+
+
+def test_csvs_agree_cell_by_cell(built: dict[str, Project]) -> None:
+    duck_folder = built["duckdb"].scratch / "exports" / "nested"
+    spark_folder = built["spark"].scratch / "exports" / "nested"
+    names = sorted(p.name for p in duck_folder.iterdir() if p.suffix == ".csv")
+    assert len(names) == 6
+    assert sorted(p.name for p in spark_folder.iterdir() if p.suffix == ".csv") == names
+    cells = 0
+    for name in names:
+        duck, spark = read_csv(duck_folder / name), read_csv(spark_folder / name)
+        assert duck[0] == spark[0], name
+        assert len(duck) == len(spark), name
+        for row, (left, right) in enumerate(zip(duck, spark, strict=True)):
+            assert len(left) == len(right), (name, row)
+            for column, a, b in zip(duck[0], left, right, strict=True):
+                assert same_cell(a, b), (name, row, column, a, b)
+                cells += 1
+    assert cells == (1657 + len(names)) * len(duck[0])
+
+
+PROBE = [
+    ["label", "text", "amount"],
+    ["apostrophe", "the experts' pick, isn't it", "1.5"],
+    ["backslash", "C:\\temp\\new \\' \\\\ end\\", "-2"],
+    ["empty", "", ""],
+    ["quotes", 'say "hi"; -- not a comment', "0.1"],
+    ["dollar", "${env:HOME} ${spark.sql.warehouse.dir}", "3"],
+    ["unicode", "Ünïcødé — ok", "1e-7"],
+    ["newline", "line\n", "0"],
+]
+PROBE_YML = """version: 2
+seeds:
+  - name: text_probe
+    config:
+      schema: text_probe
+      column_types: {label: string, text: string, amount: double}
+"""
+# every dispatch macro of macros/engine.sql, applied to the probe seed; the 64-bit draws of
+# macros/splitmix64.sql are read back as 63-bit halves (same type on both engines)
+DISPATCH_MODEL = """
+with probe as (select * from {{ ref('text_probe') }}),
+keyed as (
+    select label, text, amount, {{ md5_key64('label') }} as stream_state,
+        {{ uint64(7) }} as stream_position
+    from probe
+),
+{{ splitmix64_ctes('drawn', 'keyed', ['label', 'text', 'amount', 'stream_state']) }},
+final as (
+    select
+        label,
+        text,
+        cast({{ shift_right64('stream_state', 1) }} as bigint) as key_high,
+        cast({{ shift_right64('random_bits', 1) }} as bigint) as draw_high,
+        cast({{ mod64('random_bits', 1000003) }} as bigint) as draw_mod,
+        {{ unit_interval64('random_bits') }} as draw_uniform,
+        {{ regex_full_match('text', 'line') }} as is_line,
+        {{ regex_full_match('label', '[a-z]+') }} as is_word,
+        {{ sql_string("it's C:\\\\x ${env:HOME}") }} as quoted,
+        amount
+    from drawn
+)
+select {{ star_except('final', ['amount']) }} from final
+"""
+MASK = (1 << 64) - 1
+
+
+def splitmix64(state: int, position: int) -> int:
+    """The draw of macros/splitmix64.sql, in Python integers."""
+    z = (state + position * 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def test_seeds_and_dispatch_macros_agree_on_both_engines(spark: Path, tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(REPO / "macros", root / "macros")
+    for name in ("dbt_project.yml", "profiles.yml"):
+        shutil.copy(REPO / name, root / name)
+    (root / "seeds").mkdir()
+    with (root / "seeds" / "text_probe.csv").open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(PROBE)
+    (root / "seeds" / "text_probe.yml").write_text(PROBE_YML, encoding="utf-8")
+    (root / "models" / "marts").mkdir(parents=True)
+    (root / "models" / "marts" / "dispatch_probe.sql").write_text(DISPATCH_MODEL, encoding="utf-8")
+
+    project = Project(tmp_path / "w.duckdb", tmp_path, root=root)
+    project.dbt("build")
+    spark_dbt(tmp_path, "build", project_dir=root)
+    seed_sql = "select * from text_probe.text_probe order by label"
+    model_sql = "select * from marts.dispatch_probe order by label"
+    duck = duckdb.connect(str(project.db), read_only=True)
+    try:
+        seed_duckdb, model_duckdb = duck.execute(seed_sql).df(), duck.execute(model_sql).df()
+    finally:
+        duck.close()
+    on_spark = marts_connection(spark, ("text_probe", "marts"))
+    seed_spark, model_spark = on_spark.execute(seed_sql).df(), on_spark.execute(model_sql).df()
+
+    expected = [
+        [label, text or None, float(amount) if amount else None] for label, text, amount in PROBE[1:]
+    ]
+    assert rows(seed_duckdb) == sorted(expected)
+    assert rows(seed_spark) == sorted(expected)
+
+    assert list(model_duckdb.columns) == list(model_spark.columns) == [
+        "label", "text", "key_high", "draw_high", "draw_mod", "draw_uniform", "is_line", "is_word",
+        "quoted"]
+    assert rows(model_duckdb) == rows(model_spark)
+    keys = {label: int.from_bytes(hashlib.md5(label.encode()).digest()[:8], "little")
+            for label in model_duckdb["label"]}
+    draws = {label: splitmix64(key, 7) for label, key in keys.items()}
+    assert model_duckdb["key_high"].tolist() == [keys[label] >> 1 for label in model_duckdb["label"]]
+    assert model_duckdb["draw_high"].tolist() == [draws[label] >> 1 for label in model_duckdb["label"]]
+    assert model_duckdb["draw_mod"].tolist() == [draws[label] % 1000003 for label in model_duckdb["label"]]
+    assert max(keys.values()) >= 1 << 63 and max(draws.values()) >= 1 << 63  # the sign bit is used
+    assert not model_duckdb["is_line"].any()  # "line\n" is not "line" in full
+    assert model_duckdb["is_word"].all()
+    assert set(model_duckdb["quoted"]) == {"it's C:\\x ${env:HOME}"}
+
+
+def rows(frame: pd.DataFrame) -> list[list[object]]:
+    return [[None if pd.isna(value) else value for value in row]
+            for row in frame.itertuples(index=False)]
