@@ -37,14 +37,16 @@ def marts_location(engine: str, db: Path) -> Path:
     return db
 
 
-def open_marts(engine: str, db: Path) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection, read-only, in which `marts.<table>` are the tables `engine` built.
+def open_marts(engine: str, db: Path, schemas: tuple[str, ...] = ("marts",)) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection, read-only, in which `<schema>.<table>` are the tables `engine` built
+    (on DuckDB the whole warehouse file; on Spark the tables of `schemas`).
 
-    Readers (quality gates, exports, reports) query it the same way whichever engine built them.
+    Readers (quality gates, the audit, the publish step) query it the same way whichever
+    engine built them.
     """
     location = marts_location(engine, db)
     if engine == "spark":
         from engines.spark import marts_connection
 
-        return marts_connection(location)
+        return marts_connection(location, schemas)
     return connect(location, read_only=True)

@@ -107,7 +107,8 @@ def check(db: Path, engine: str = "duckdb") -> list[str]:
     """Every broken rule with a few offending rows; empty when the marts agree.
 
     On Spark the rules run, through DuckDB, on the Parquet tables Spark built."""
-    con = open_duckdb(db, read_only=True) if engine == "duckdb" else open_marts(engine, db)
+    con = (open_duckdb(db, read_only=True) if engine == "duckdb"
+           else open_marts(engine, db, ("marts", "staging")))
     problems = []
     try:
         for rule, sql in RULES.items():
