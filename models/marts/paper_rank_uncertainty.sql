@@ -31,9 +31,9 @@ bootstrap_summary as (
         venue,
         category,
         paper_id,
-        percentile_disc(0.05) within group (order by replicate_rank) as rank_p05,
-        percentile_disc(0.50) within group (order by replicate_rank) as rank_p50,
-        percentile_disc(0.95) within group (order by replicate_rank) as rank_p95,
+        cast(percentile_disc(0.05) within group (order by replicate_rank) as bigint) as rank_p05,
+        cast(percentile_disc(0.50) within group (order by replicate_rank) as bigint) as rank_p50,
+        cast(percentile_disc(0.95) within group (order by replicate_rank) as bigint) as rank_p95,
         avg(replicate_rank) as rank_mean,
         avg(case when replicate_rank <= {{ top_n }} then 1.0 else 0.0 end) as p_top_n,
         count(*) as replicates
