@@ -1,3 +1,8 @@
+{#- A table, not a view like the other intermediate models: every mart reads it (paper_rankings,
+    excluded_papers, category_summary, expert_picks), so the reviews and labels are aggregated
+    once per build rather than once per mart. It carries each paper's signals for the ranking. -#}
+{{ config(materialized='table') }}
+
 {%- set venue = var('venue') -%}
 
 with
@@ -81,6 +86,9 @@ categorized as (
         taxonomy_overrides.override_reason,
         coalesce(taxonomy_overrides.override_category, labels.category) as category,
         coalesce(reviews.review_count, 0) as review_count,
+        {%- for signal in ranking_signals() %}
+            reviews.{{ signal }},
+        {%- endfor %}
         case
             when taxonomy_overrides.override_category is not null then 'primary_area_override'
             when labels.category is not null then 'label'

@@ -1,17 +1,10 @@
 {%- set signals = ranking_signals() -%}
-{%- set category_window = 'venue, category' -%}
 
 with
 
 papers as (
 
     select * from {{ ref('int_papers_categorized') }}
-
-),
-
-signals as (
-
-    select * from {{ ref('int_reviews_aggregated') }}
 
 ),
 
@@ -37,41 +30,60 @@ weight_set as (
 ranked_papers as (
 
     select
-        papers.venue,
-        papers.paper_id,
-        papers.title,
-        papers.category,
-        papers.category_slug,
-        papers.category_source,
-        papers.label_model,
-        papers.label_prompt_hash,
-        papers.label_confidence,
-        papers.primary_area,
-        papers.status,
-        papers.forum_url,
-        papers.pdf_url,
-        signals.review_count,
+        venue,
+        paper_id,
+        title,
+        category,
+        category_slug,
+        category_source,
+        label_model,
+        label_prompt_hash,
+        label_confidence,
+        primary_area,
+        status,
+        forum_url,
+        pdf_url,
+        review_count,
         {%- for signal in signals %}
-            signals.{{ signal }} {%- if not loop.last %},{% endif %}
+            {{ signal }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from papers
-    inner join signals
-        on papers.paper_id = signals.paper_id
-    where papers.is_ranked
+    where is_ranked
+
+),
+
+-- exact per-category sums (see macros/zscore.sql): the z-scores come out bit-for-bit the
+-- same whatever order the rows arrive in, so on every run and with any number of threads
+category_sums as (
+
+    select
+        venue,
+        category,
+        {%- for signal in signals %}
+            {{ zscore_sums(signal) }},
+        {%- endfor %}
+        count(*) as category_size
+
+    from ranked_papers
+    group by venue, category
 
 ),
 
 standardized as (
 
     select
-        *,
+        ranked_papers.*,
         {%- for signal in signals %}
-            {{ zscore(signal, category_window, 'paper_id') }} as z_{{ signal }},
+            {{ zscore_from_sums('ranked_papers.' ~ signal, 'category_sums', signal) }} as z_{{ signal }},
         {%- endfor %}
-        count(*) over (partition by {{ category_window }}) as category_size
+        category_sums.category_size
 
     from ranked_papers
+    inner join category_sums
+        on
+            ranked_papers.venue = category_sums.venue
+            and ranked_papers.category = category_sums.category
 
 ),
 
@@ -101,19 +113,32 @@ scored as (
 
 ),
 
-final as (
+-- the rank sorts only its keys; the wide rows join back (sorting them is what costs)
+ranks as (
 
     select
-        *,
+        paper_id,
         -- rounded so that papers with the same scores in another review order (which move
         -- the composite in the 16th digit) tie, and the documented tie-breakers decide
         row_number() over (
-            partition by {{ category_window }}
+            partition by venue, category
             order by round(local_top_overall, 12) desc, rating_mean desc nulls last, paper_id asc
-        ) as category_rank,
-        category_rank <= {{ var('top_n') }} as is_top_n
+        ) as category_rank
 
     from scored
+
+),
+
+final as (
+
+    select
+        scored.*,
+        ranks.category_rank,
+        ranks.category_rank <= {{ var('top_n') }} as is_top_n
+
+    from scored
+    inner join ranks
+        on scored.paper_id = ranks.paper_id
 
 )
 
