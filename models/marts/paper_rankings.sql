@@ -113,32 +113,19 @@ scored as (
 
 ),
 
--- the rank sorts only its keys; the wide rows join back (sorting them is what costs)
-ranks as (
+final as (
 
     select
-        paper_id,
+        *,
         -- rounded so that papers with the same scores in another review order (which move
         -- the composite in the 16th digit) tie, and the documented tie-breakers decide
         row_number() over (
             partition by venue, category
             order by round(local_top_overall, 12) desc, rating_mean desc nulls last, paper_id asc
-        ) as category_rank
+        ) as category_rank,
+        category_rank <= {{ var('top_n') }} as is_top_n
 
     from scored
-
-),
-
-final as (
-
-    select
-        scored.*,
-        ranks.category_rank,
-        ranks.category_rank <= {{ var('top_n') }} as is_top_n
-
-    from scored
-    inner join ranks
-        on scored.paper_id = ranks.paper_id
 
 )
 
