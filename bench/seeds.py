@@ -26,22 +26,25 @@ class Method:
     overrides: dict[str, str]  # lower(trim(primary_area)) -> category
 
 
-def _rows(name: str) -> list[dict[str, str]]:
-    with (SEEDS / name).open(newline="", encoding="utf-8") as handle:
+def _rows(name: str, seeds: Path) -> list[dict[str, str]]:
+    with (seeds / name).open(newline="", encoding="utf-8") as handle:
         return list(csv.DictReader(handle))
 
 
-def load(taxonomy: str = "icml2026", weight_set: str = "article_2026") -> Method:
+def load(taxonomy: str = "icml2026", weight_set: str = "article_2026",
+         seeds: Path = SEEDS) -> Method:
+    """The method as the seed files in `seeds` define it (the benchmark's scratch copy may add
+    a taxonomy)."""
     weights = dict.fromkeys(SIGNALS, 0.0)
-    for row in _rows("composite_weights.csv"):
+    for row in _rows("composite_weights.csv", seeds):
         if row["weight_set"] == weight_set:
             weights[row["signal"]] += float(row["weight"])
     ranked = {
-        row["category"]: row["slug"] for row in _rows("taxonomies.csv")
+        row["category"]: row["slug"] for row in _rows("taxonomies.csv", seeds)
         if row["taxonomy"] == taxonomy and row["is_ranked"].strip().lower() == "true"
     }
     overrides = {
         row["primary_area"].strip().lower(): row["category"]
-        for row in _rows("primary_area_overrides.csv") if row["taxonomy"] == taxonomy
+        for row in _rows("primary_area_overrides.csv", seeds) if row["taxonomy"] == taxonomy
     }
     return Method(taxonomy, weights, ranked, overrides)
