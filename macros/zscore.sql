@@ -13,19 +13,18 @@
 
 {#- x as an integer number of 1 / (64 * lcm(1..20)) units. A mean of up to 20 integer scores
     is a multiple of 1 / lcm(1..20), so it converts exactly; any other value (rating_std) is
-    rounded to 3.4e-11, deterministically. Values up to 6e8 fit; 128-bit sums overflow (an
+    rounded to 3.4e-11, deterministically. Values up to 6e8 fit; the 38-digit sums overflow (an
     error, never a wrong answer) only past about 10^7 values of size 100 in one group. -#}
 {% macro fixed_point(column) -%}
     cast(round({{ column }} * 14898723840) as bigint)
 {%- endmacro %}
 
-{#- Aggregates for zscore_from_sums, named <column>_n, <column>_sum and <column>_sum_sq. -#}
+{#- Aggregates for zscore_from_sums, named <column>_n, <column>_sum and <column>_sum_sq, as
+    38-digit integers (decimal(38, 0): exact, and the same type on every engine). -#}
 {% macro zscore_sums(column) -%}
     count({{ column }}) as {{ column }}_n,
-    sum({{ fixed_point(column) }}) as {{ column }}_sum,
-    sum(
-        cast({{ fixed_point(column) }} as {{ exact_integer_type() }}) * {{ fixed_point(column) }}
-    ) as {{ column }}_sum_sq
+    cast(sum({{ fixed_point(column) }}) as decimal(38, 0)) as {{ column }}_sum,
+    sum(cast({{ fixed_point(column) }} as decimal(38, 0)) * {{ fixed_point(column) }}) as {{ column }}_sum_sq
 {%- endmacro %}
 
 {#- The z-score of `value` (a column of the row) given its group's `sums` (the relation that
@@ -42,17 +41,4 @@
         ),
         0
     )
-{%- endmacro %}
-
-{#- A 128-bit integer type for exact sums of squares (dispatched: engines name it differently). -#}
-{% macro exact_integer_type() -%}
-    {{ return(adapter.dispatch('exact_integer_type')()) }}
-{%- endmacro %}
-
-{% macro default__exact_integer_type() -%}
-    decimal(38, 0)
-{%- endmacro %}
-
-{% macro duckdb__exact_integer_type() -%}
-    hugeint
 {%- endmacro %}

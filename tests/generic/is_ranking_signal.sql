@@ -4,10 +4,6 @@
 
 select {{ column_name }}
 from {{ model }}
-where {{ column_name }} not in (
-    {%- for signal in ranking_signals() %}
-        {{ sql_string(signal) }}{% if not loop.last %},{% endif %}
-    {%- endfor %}
-)
+where {{ column_name }} not in ('{{ ranking_signals() | join("', '") }}')
 
 {% endtest %}
