@@ -1,6 +1,8 @@
 {#- A table, not a view like the other intermediate models: every mart reads it (paper_rankings,
     excluded_papers, category_summary, expert_picks), so the reviews and labels are aggregated
-    once per build rather than once per mart. It carries each paper's signals for the ranking. -#}
+    once per build rather than once per mart. It carries each paper's signals for the ranking,
+    but not its long texts (title, abstract, links): writing those for every accepted paper
+    costs more than the marts' joins to stg_raw__papers for the rows they show. -#}
 {{ config(materialized='table') }}
 
 {%- set venue = var('venue') -%}
@@ -72,12 +74,8 @@ categorized as (
     select
         accepted.paper_id,
         accepted.venue,
-        accepted.title,
-        accepted.abstract,
         accepted.primary_area,
         accepted.status,
-        accepted.forum_url,
-        accepted.pdf_url,
         labels.category as label_category,
         labels.label_confidence,
         labels.label_model,

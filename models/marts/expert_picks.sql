@@ -18,6 +18,12 @@ papers as (
 
 ),
 
+paper_texts as (
+
+    select * from {{ ref('stg_raw__papers') }}
+
+),
+
 final as (
 
     select
@@ -25,7 +31,7 @@ final as (
         selections.category as selected_category,
         selections.selected_by,
         selections.note,
-        papers.title,
+        paper_texts.title,
         papers.category as paper_category,
         rankings.category_rank,
         rankings.category_size,
@@ -48,6 +54,8 @@ final as (
     from selections
     left join papers
         on selections.paper_id = papers.paper_id
+    left join paper_texts
+        on papers.paper_id = paper_texts.paper_id
     left join rankings
         on selections.paper_id = rankings.paper_id
 

@@ -8,6 +8,12 @@ papers as (
 
 ),
 
+paper_texts as (
+
+    select * from {{ ref('stg_raw__papers') }}
+
+),
+
 weights as (
 
     select * from {{ ref('composite_weights') }}
@@ -32,7 +38,6 @@ ranked_papers as (
     select
         venue,
         paper_id,
-        title,
         category,
         category_slug,
         category_source,
@@ -41,8 +46,6 @@ ranked_papers as (
         label_confidence,
         primary_area,
         status,
-        forum_url,
-        pdf_url,
         review_count,
         {%- for signal in signals %}
             {{ signal }} {%- if not loop.last %},{% endif %}
@@ -113,7 +116,7 @@ scored as (
 
 ),
 
-final as (
+ranked as (
 
     select
         *,
@@ -122,10 +125,47 @@ final as (
         row_number() over (
             partition by venue, category
             order by round(local_top_overall, 12) desc, rating_mean desc nulls last, paper_id asc
-        ) as category_rank,
-        category_rank <= {{ var('top_n') }} as is_top_n
+        ) as category_rank
 
     from scored
+
+),
+
+-- titles and links join last, so the sort above does not carry them
+final as (
+
+    select
+        ranked.venue,
+        ranked.paper_id,
+        paper_texts.title,
+        ranked.category,
+        ranked.category_slug,
+        ranked.category_source,
+        ranked.label_model,
+        ranked.label_prompt_hash,
+        ranked.label_confidence,
+        ranked.primary_area,
+        ranked.status,
+        paper_texts.forum_url,
+        paper_texts.pdf_url,
+        ranked.review_count,
+        {%- for signal in signals %}
+            ranked.{{ signal }},
+        {%- endfor %}
+        {%- for signal in signals %}
+            ranked.z_{{ signal }},
+        {%- endfor %}
+        ranked.category_size,
+        {%- for signal in signals %}
+            ranked.{{ signal }}_term,
+        {%- endfor %}
+        ranked.local_top_overall,
+        ranked.category_rank,
+        ranked.category_rank <= {{ var('top_n') }} as is_top_n
+
+    from ranked
+    inner join paper_texts
+        on ranked.paper_id = paper_texts.paper_id
 
 )
 
