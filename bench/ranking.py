@@ -48,7 +48,7 @@ SCALES = {
 SQL_STATUS = re.compile(r"SQL status: .* in ([0-9.]+) seconds")
 # the models `dbt build` materializes as tables (views cost no time until a table reads them)
 TABLES = ["int_papers_categorized", "paper_rankings", "excluded_papers", "category_summary",
-          "expert_picks", "category_top_n", "paper_score_history"]
+          "expert_picks", "category_top_n", "label_agreement", "paper_score_history"]
 # what marts.paper_rankings needs: the shared table of categorized papers, then the ranking
 RANKING_PATH = ["int_papers_categorized", "paper_rankings"]
 

@@ -122,7 +122,9 @@ def write_venue(db: Path, venue: Venue, taxonomy: str = "icml2026",
         for table in ("papers", "reviews", "review_history", "paper_labels"):
             con.execute(f"delete from raw.{table}")
         con.execute(f"""
-            insert into raw.papers
+            insert into raw.papers (paper_id, venue, title, abstract, primary_area, keywords,
+                                    status, is_accepted, forum_url, pdf_url, source, snapshot_at,
+                                    record_hash, loaded_at)
             select paper_id, venue, title, abstract, primary_area, []::varchar[] as keywords,
                    status, true as is_accepted, forum_url, pdf_url,
                    '{SYNTHETIC_SOURCE}' as source, now() as snapshot_at,

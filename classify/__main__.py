@@ -8,6 +8,7 @@ COMMANDS = {
     "import": ("classify.importer", "import labels from CSV, parquet or JSONL"),
     "run": ("classify.runner", "classify unlabeled accepted papers with an LLM or keywords"),
     "eval": ("classify.evaluate", "agreement between two label sets"),
+    "check": ("classify.check", "check the LLM key and endpoint before a run"),
 }
 
 if __name__ == "__main__":

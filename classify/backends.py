@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
+import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -25,27 +24,73 @@ from classify.prompt import Prompt, build_prompt
 from classify.schema import InvalidAnswer, parse_answer
 from classify.store import Paper
 from classify.taxonomy import Taxonomy
+from ingest.errors import PaperrankError
+from ingest.retry import RetryPolicy, retry_after_seconds
 
 Record = Callable[[dict[str, Any]], None]
 RETRIED_4XX = (408, 409, 425)  # besides 429: request timeout, conflict, too early
 
 
-class FatalEndpointError(ValueError):
+class FatalEndpointError(PaperrankError):
     """The endpoint refuses every request (bad key, unknown model, wrong URL): stop the run."""
 
 
+REDACTED = "[redacted]"
+# What a model name or a finish reason looks like; anything else is not stored.
+MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}")
+FINISH_REASON = re.compile(r"[a-z_]{1,40}")
+
+
 class Redactor:
-    """Removes the API key from any text before it is stored or shown."""
+    """Removes the API key from any text before it is stored or shown.
+
+    It runs on every string taken from an answer before anything else reads it (parsing,
+    validation, truncation), so no prefix of the key can survive in a shortened message; and
+    it knows the key's JSON-escaped spellings, which a JSON body may use instead.
+    """
 
     def __init__(self, *secrets: str | None) -> None:
-        self.secrets = [s for s in secrets if s and len(s) >= 4]
+        forms: set[str] = set()
+        for secret in (s for s in secrets if s and len(s) >= 4):
+            forms |= {secret, json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=True)[1:-1],
+                      "".join(f"\\u{ord(c):04x}" for c in secret)}
+        self.secrets = sorted(forms, key=len, reverse=True)
 
     def __call__(self, text: Any) -> Any:
-        if not isinstance(text, str):
+        if not isinstance(text, str) or not self.secrets:
             return text
         for secret in self.secrets:
-            text = text.replace(secret, "[redacted]")
-        return text
+            text = text.replace(secret, REDACTED)
+        return self._json(text)
+
+    def _json(self, text: str) -> str:
+        """A JSON text whose decoded strings still hold the key (escaped in a way not listed
+        above, e.g. half the characters as \\u escapes) is stored re-encoded, redacted."""
+        if "\\" not in text:
+            return text
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return text
+        if not any(secret in json.dumps(value, ensure_ascii=False) for secret in self.secrets):
+            return text
+        return json.dumps(self._value(value), ensure_ascii=False)
+
+    def _value(self, value: Any) -> Any:
+        if isinstance(value, str):
+            for secret in self.secrets:
+                value = value.replace(secret, REDACTED)
+            return value
+        if isinstance(value, list):
+            return [self._value(v) for v in value]
+        if isinstance(value, dict):
+            return {self._value(k): self._value(v) for k, v in value.items()}
+        return value
+
+    def name(self, value: Any, pattern: re.Pattern[str]) -> str | None:
+        """A model name or finish reason, only when (redacted) it still looks like one."""
+        text = self(value) if isinstance(value, str) else None
+        return text if text is not None and pattern.fullmatch(text) else None
 
 
 def safe_url(url: str) -> str:
@@ -73,34 +118,10 @@ class Outcome:
     retries: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def retry_after_seconds(headers: Any) -> float | None:
-    """Seconds from `retry-after-ms` or `retry-after` (seconds or an HTTP date), if given."""
-    if headers is None:
-        return None
-    value = headers.get("retry-after-ms")
-    if value:
-        try:
-            return max(0.0, float(value) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        return max(0.0, (parsedate_to_datetime(value) - _now()).total_seconds())
-    except (TypeError, ValueError):
-        return None
 
 
 class OpenAIBackend:
@@ -117,6 +138,11 @@ class OpenAIBackend:
         self.prompt_hash = self.prompt.hash
         self.endpoint = safe_url(config.base_url)
         self.redact = Redactor(api_key)
+        self.retry = RetryPolicy(attempts=config.max_attempts,
+                                 backoff_initial=config.backoff_initial,
+                                 backoff_max=config.backoff_max,
+                                 retry_after_max=config.backoff_max, timeout=config.timeout,
+                                 jitter=True)
         self.client = client or openai.AsyncOpenAI(
             api_key=api_key, base_url=config.base_url, timeout=config.timeout, max_retries=0,
         )
@@ -125,18 +151,14 @@ class OpenAIBackend:
     async def aclose(self) -> None:
         await self.client.close()
 
-    def _backoff(self, attempt: int) -> float:
-        base = self.config.backoff_initial * (2 ** (attempt - 1))
-        return min(self.config.backoff_max, base * (0.5 + random.random() / 2))
-
     def _row(self, paper: Paper, **values: Any) -> dict[str, Any]:
         row = {
             "paper_id": paper.paper_id, "taxonomy": self.taxonomy.name, "backend": self.name,
             "model": self.model, "prompt_hash": self.prompt_hash, "endpoint": self.endpoint,
         }
         row.update(values)
-        for key in ("raw_response", "failure_reason", "rationale"):
-            row[key] = self.redact(row.get(key))
+        for key, value in row.items():
+            row[key] = self.redact(value)  # the answer's strings are redacted already
         return row
 
     async def classify(self, paper: Paper, record: Record) -> Outcome:
@@ -191,23 +213,21 @@ class OpenAIBackend:
                 reason = "client error"
             else:
                 reason = None
-                body_text = raw.text  # the exact answer, kept for the audit
+                body_text = self.redact(raw.text)  # the answer, kept for the audit
                 try:
                     completion = raw.parse()
                 except (openai.APIResponseValidationError, ValueError, TypeError):
                     completion = None  # a 200 whose body is not a chat completion
             if reason is not None:
                 transport_failures += 1
-                if transport_failures >= cfg.max_attempts:
+                if transport_failures >= self.retry.attempts:
                     final = f"{reason} after {transport_failures} attempts"
                     record(self._row(paper, status="failed", failure_reason=final,
                                      attempt=outcome.requests, requested_at=requested_at))
                     outcome.reason = reason
                     return outcome
                 outcome.retries += 1
-                if wait is None:
-                    wait = self._backoff(transport_failures)
-                await asyncio.sleep(min(wait, cfg.backoff_max))
+                await asyncio.sleep(self.retry.delay(transport_failures, wait))
                 continue
 
             latency_ms = (time.perf_counter() - started) * 1000
@@ -222,8 +242,10 @@ class OpenAIBackend:
                 "completion_tokens": completion_tokens,
                 "total_tokens": int(getattr(usage, "total_tokens", 0) or 0)
                 or prompt_tokens + completion_tokens,
-                "response_model": getattr(completion, "model", None),
-                "raw_response": body_text if body_text is not None else _dump(completion),
+                "response_model": self.redact.name(getattr(completion, "model", None),
+                                                   MODEL_NAME),
+                "raw_response": body_text if body_text is not None
+                else self.redact(_dump(completion)),
             }
             finish_reason = None
             try:
@@ -233,7 +255,8 @@ class OpenAIBackend:
                 if not choices or not isinstance(choices, list):
                     raise InvalidAnswer("no choices")
                 choice = choices[0]
-                finish_reason = getattr(choice, "finish_reason", None)
+                finish_reason = self.redact.name(getattr(choice, "finish_reason", None),
+                                                 FINISH_REASON)
                 message = getattr(choice, "message", None)
                 if message is None:
                     raise InvalidAnswer("no message")
@@ -241,7 +264,9 @@ class OpenAIBackend:
                     raise InvalidAnswer("refusal")
                 if finish_reason == "length":
                     raise InvalidAnswer("truncated answer", "finish_reason=length")
-                answer = parse_answer(getattr(message, "content", None), self.taxonomy)
+                content = getattr(message, "content", None)
+                answer = parse_answer(self.redact(content) if isinstance(content, str) else content,
+                                      self.taxonomy)
             except InvalidAnswer as error:
                 invalid_answers += 1
                 record(self._row(paper, status="invalid", failure_reason=str(error),

@@ -1,4 +1,8 @@
-"""Classifier defaults from `classify/config.toml` (or --config / PAPERRANK_CLASSIFY_CONFIG)."""
+"""Classifier settings: `classify/config.toml` holds every default, in one place.
+
+Another file (--config or PAPERRANK_CLASSIFY_CONFIG) overrides any of its keys; the command
+line overrides both.  The dataclass below only names and types the settings.
+"""
 
 from __future__ import annotations
 
@@ -8,23 +12,25 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ingest.errors import PaperrankError
+
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "config.toml"
 
 
 @dataclass(frozen=True)
 class LLMConfig:
-    model: str = "Qwen/Qwen3.5-397B-A17B"
-    base_url: str = "https://api.tokenfactory.nebius.com/v1/"
-    api_key_env: str = "OPENAI_API_KEY"
-    concurrency: int = 16
-    timeout: float = 120.0
-    max_attempts: int = 6
-    invalid_attempts: int = 3
-    backoff_initial: float = 1.0
-    backoff_max: float = 60.0
-    max_tokens: int = 400
-    temperature: float = 0.0
-    keywords_model: str = "keywords-v1"
+    model: str
+    base_url: str
+    api_key_env: str
+    concurrency: int
+    timeout: float
+    max_attempts: int
+    invalid_attempts: int
+    backoff_initial: float
+    backoff_max: float
+    max_tokens: int
+    temperature: float
+    keywords_model: str
     # Extra JSON fields for the endpoint (e.g. chat_template_kwargs), sent with every request.
     extra_body: dict = field(default_factory=dict)
 
@@ -33,13 +39,13 @@ class LLMConfig:
 
     def check(self) -> LLMConfig:
         if self.concurrency < 1:
-            raise ValueError("concurrency must be at least 1")
+            raise PaperrankError("concurrency must be at least 1")
         if self.timeout <= 0:
-            raise ValueError("timeout must be positive")
+            raise PaperrankError("timeout must be positive")
         if self.max_attempts < 1 or self.invalid_attempts < 1:
-            raise ValueError("max_attempts and invalid_attempts must be at least 1")
+            raise PaperrankError("max_attempts and invalid_attempts must be at least 1")
         if self.backoff_initial < 0 or self.backoff_max < 0:
-            raise ValueError("backoff must not be negative")
+            raise PaperrankError("backoff must not be negative")
         return self
 
 
@@ -50,27 +56,37 @@ def config_path(explicit: Path | str | None = None) -> Path:
     return Path(env) if env else DEFAULT_CONFIG
 
 
-def load_config(path: Path | str | None = None) -> LLMConfig:
-    target = config_path(path)
+def _read(target: Path) -> dict[str, Any]:
+    """The settings a file sets, by LLMConfig field name ([keywords].model is keywords_model)."""
     try:
         with target.open("rb") as handle:
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"config {target} is not valid TOML: {error}") from None
-    known = {f.name: f.type for f in fields(LLMConfig)}
+        raise PaperrankError(f"config {target} is not valid TOML: {error}") from None
+    except FileNotFoundError:
+        raise PaperrankError(f"config {target}: no such file") from None
+    known = {f.name for f in fields(LLMConfig)}
     values: dict[str, Any] = {}
     for key, value in (data.get("llm") or {}).items():
         if key not in known:
-            raise ValueError(f"config {target}: unknown key [llm].{key}")
+            raise PaperrankError(f"config {target}: unknown key [llm].{key}")
         values[key] = value
     if "model" in (data.get("keywords") or {}):
         values["keywords_model"] = data["keywords"]["model"]
-    defaults = LLMConfig()
-    for key, value in values.items():
-        kind = type(getattr(defaults, key))
-        if kind is float and isinstance(value, int):
-            value = float(value)
-        if not isinstance(value, kind):
-            raise ValueError(f"config {target}: [llm].{key} must be a {kind.__name__}")
-        values[key] = value
+    return values
+
+
+def load_config(path: Path | str | None = None) -> LLMConfig:
+    """The defaults of config.toml, overlaid with the chosen file's settings."""
+    defaults = _read(DEFAULT_CONFIG)
+    target = config_path(path)
+    values = dict(defaults)
+    if target.resolve() != DEFAULT_CONFIG:
+        for key, value in _read(target).items():
+            kind = type(defaults.get(key, {}))
+            if kind is float and isinstance(value, int):
+                value = float(value)
+            if not isinstance(value, kind) or isinstance(value, bool) is not (kind is bool):
+                raise PaperrankError(f"config {target}: [llm].{key} must be a {kind.__name__}")
+            values[key] = value
     return LLMConfig(**values).check()

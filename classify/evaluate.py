@@ -5,8 +5,9 @@ Examples:
       --against ../shared/data/iclr2026/peer_llm_labels.parquet
   python -m classify eval --taxonomy icml2026 --model Qwen/Qwen3.5-397B-A17B --against keywords-v1
 
-The warehouse side is the latest label per paper of the taxonomy in raw.paper_labels (of
---model if given; otherwise of any model except the one compared against).  --against is a
+The warehouse side is the latest label per paper of the taxonomy (of --model if given;
+otherwise of any model except the one compared against), read from the labels dbt ranks
+with (staging.stg_raw__paper_labels, so `dbt build` must have run on the warehouse).  --against is a
 label file (CSV, parquet, JSONL) or the model name of a label set already in the warehouse.
 Prints the confusion matrix (rows: warehouse, columns: against), accuracy, Cohen's kappa and
 a cross-tab of the warehouse categories against the papers' primary areas.
@@ -19,9 +20,11 @@ import math
 import re
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 
 from classify.taxonomy import load_taxonomy
+from ingest.errors import PaperrankError
 from ingest.warehouse import connect
 
 
@@ -78,22 +81,34 @@ def canonical_categories(values: pd.Series, categories: list[str]) -> pd.Series:
     return values.map(lambda v: by_squash.get(_squash(v), str(v)))
 
 
+LABELS_VIEW = "staging.stg_raw__paper_labels"
+
+
 def warehouse_labels(con, taxonomy: str, model: str | None = None,
                      exclude_model: str | None = None) -> pd.DataFrame:
-    """Latest label per paper of the taxonomy (optionally of one model, or not of another)."""
-    return con.execute(
-        """
-        select paper_id, category, confidence, model, prompt_hash
-        from raw.paper_labels
-        where taxonomy = $taxonomy
-          and ($model is null or model = $model)
-          and ($exclude is null or model <> $exclude)
-        qualify row_number() over (
-            partition by paper_id order by labeled_at desc, loaded_at desc, model) = 1
-        order by paper_id
-        """,
-        {"taxonomy": taxonomy, "model": model, "exclude": exclude_model},
-    ).df()
+    """Latest label per paper of the taxonomy (optionally of one model, or not of another).
+
+    Read from the staging view dbt ranks with, by its `label_recency` (the one rule for
+    "latest", which int_paper_labels_deduplicated applies too), never re-derived here.
+    """
+    try:
+        return con.execute(
+            f"""
+            select paper_id, category, label_confidence as confidence, label_model as model,
+                   label_prompt_hash as prompt_hash
+            from {LABELS_VIEW}
+            where taxonomy = $taxonomy
+              and ($model is null or label_model = $model)
+              and ($exclude is null or label_model <> $exclude)
+            qualify row_number() over (partition by paper_id order by label_recency) = 1
+            order by paper_id
+            """,
+            {"taxonomy": taxonomy, "model": model, "exclude": exclude_model},
+        ).df()
+    except duckdb.CatalogException:
+        raise PaperrankError(
+            f"{LABELS_VIEW} is missing: eval reads the labels dbt ranks with; run `make build` "
+            "(or `dbt run -s stg_raw__paper_labels`) on this warehouse first") from None
 
 
 def label_sets(con, taxonomy: str) -> list[tuple[str, int]]:
@@ -118,7 +133,7 @@ def load_against(con, taxonomy: str, against: str) -> tuple[pd.DataFrame, str, s
     frame = warehouse_labels(con, taxonomy, model=against)
     if frame.empty:
         sets = ", ".join(f"{m} ({n})" for m, n in label_sets(con, taxonomy)) or "none"
-        raise ValueError(f"{against!r} is neither a file nor a label set of taxonomy {taxonomy} "
+        raise PaperrankError(f"{against!r} is neither a file nor a label set of taxonomy {taxonomy} "
                          f"in the warehouse; label sets: {sets}")
     return frame[["paper_id", "category"]], f"label set {against}", against
 
@@ -132,17 +147,15 @@ def evaluate(con, taxonomy_name: str, against: str, model: str | None = None) ->
                             exclude_model=None if model else right_model)
     if left.empty:
         sets = ", ".join(f"{m} ({n})" for m, n in label_sets(con, taxonomy_name)) or "none"
-        raise ValueError(f"no warehouse labels for taxonomy {taxonomy_name}"
+        raise PaperrankError(f"no warehouse labels for taxonomy {taxonomy_name}"
                          + (f" and model {model}" if model else "") + f"; label sets: {sets}")
     right = right.assign(category=canonical_categories(right["category"], order))
     pairs = left.merge(right, on="paper_id", suffixes=("_warehouse", "_against"))
     if pairs.empty:
-        raise ValueError("the two label sets share no paper")
+        raise PaperrankError("the two label sets share no paper")
     matrix = confusion_matrix(pairs["category_warehouse"], pairs["category_against"], order)
     matrix.index.name = "warehouse \\ against"
-    areas = con.execute(
-        "select paper_id, any_value(primary_area) as primary_area from raw.papers "
-        "group by paper_id").df()
+    areas = con.execute("select paper_id, primary_area from raw.papers").df()
     with_area = left.merge(areas, on="paper_id", how="left")
     with_area["primary_area"] = with_area["primary_area"].fillna("(unknown)")
     crosstab = pd.crosstab(with_area["primary_area"], with_area["category"])

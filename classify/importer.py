@@ -16,6 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from classify.taxonomy import load_taxonomy
+from ingest.cli import finish_load
+from ingest.errors import PaperrankError
+from ingest.fields import BadField, clean_text
 from ingest.records import read_records
 from ingest.warehouse import Batch, Rejection, connect, write_batch
 
@@ -36,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     categories = [c.name for c in load_taxonomy(args.taxonomy).categories]
     if not args.path.exists():
-        raise FileNotFoundError(f"{args.path}: no such file")
+        raise PaperrankError(f"{args.path}: no such file")
     labeled_at = datetime.fromtimestamp(args.path.stat().st_mtime, UTC)
     model = args.model or f"import:{args.path.name}"
     con = connect()
@@ -46,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
         summary = write_batch(con, batch)
     finally:
         con.close()
-    print(summary.render())
-    return 0
+    return finish_load(summary)
 
 
 def _squash(text: str) -> str:
@@ -71,13 +73,44 @@ def read_label_file(path: Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(ALIASES))
 
 
+CSV_FIELD_BYTES = 64 * 1024 * 1024  # read an oversized cell whole, then reject its row by LIMITS
+
+
 def _label_records(path: Path):
     if path.suffix.lower() == ".csv":
+        csv.field_size_limit(max(csv.field_size_limit(), CSV_FIELD_BYTES))
         with path.open(newline="", encoding="utf-8-sig") as handle:
-            for number, row in enumerate(csv.DictReader(handle), start=2):
-                yield f"line {number}", row
+            reader = csv.DictReader(handle)
+            try:
+                for row in reader:
+                    yield f"line {reader.line_num}", row
+            except csv.Error as error:
+                raise PaperrankError(f"{path}: unreadable CSV at line {reader.line_num}: "
+                                     f"{error}") from None
         return
     yield from read_records(path)
+
+
+def _label(record: dict, location: str, taxonomy: str, by_squash: dict[str, str],
+           categories: list[str]) -> dict | Rejection:
+    """One record's label fields, cleaned and capped, or the Rejection saying why not."""
+    def text(field: str, where: str) -> str | None:
+        value = _pick(record, field)
+        return None if value is None else clean_text(str(value), where, field)
+
+    paper_id = text("paper_id", location)
+    if paper_id is None:
+        return Rejection(location, f"missing id: {location} has no paper id", record)
+    key = f"label {taxonomy}/{paper_id}"
+    category = text("category", key)
+    if category is None:
+        return Rejection(key, f"missing field: {key} has no category", record)
+    canonical = by_squash.get(_squash(category))
+    if canonical is None:
+        return Rejection(key, f"unknown category: {key} has {category[:80]!r}, not one of "
+                              f"the {taxonomy} categories ({', '.join(categories)})", record)
+    return {"paper_id": paper_id, "category": canonical,
+            "confidence": text("confidence", key), "rationale": text("rationale", key)}
 
 
 def build_batch(path: Path, taxonomy: str, categories: list[str], model: str,
@@ -89,45 +122,29 @@ def build_batch(path: Path, taxonomy: str, categories: list[str], model: str,
     try:
         records = list(_label_records(path))
     except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not UTF-8 text (byte {error.start})") from None
+        raise PaperrankError(f"{path}: not UTF-8 text (byte {error.start})") from None
     for location, record in records:
         batch.records_read += 1
         if isinstance(record, Rejection):
             batch.rejected.append(record)
             continue
-        paper_id = _pick(record, "paper_id")
-        category = _pick(record, "category")
-        if paper_id is None:
-            batch.reject(location, f"missing id: {location} has no paper id", record)
+        try:
+            label = _label(record, location, taxonomy, by_squash, categories)
+        except BadField as error:
+            batch.reject(location, str(error), record)
             continue
-        key = f"label {taxonomy}/{paper_id}"
-        if category is None:
-            batch.reject(key, f"missing field: {key} has no category", record)
+        if isinstance(label, Rejection):
+            batch.rejected.append(label)
             continue
-        canonical = by_squash.get(_squash(str(category)))
-        if canonical is None:
-            batch.reject(key, f"unknown category: {key} has {str(category)[:80]!r}, not one of "
-                              f"the {taxonomy} categories ({', '.join(categories)})", record)
-            continue
-        if str(paper_id) not in known_papers:
+        paper_id, key = label["paper_id"], f"label {taxonomy}/{label['paper_id']}"
+        if paper_id not in known_papers:
             batch.reject(key, f"unknown paper: {key} is not in raw.papers (load papers first)",
                          record)
             continue
-        if str(paper_id) in seen:
+        if paper_id in seen:
             batch.reject(key, f"duplicate label: {key} appears again at {location}", record)
             continue
-        seen.add(str(paper_id))
-        confidence = _pick(record, "confidence")
-        rationale = _pick(record, "rationale")
-        batch.labels.append({
-            "paper_id": str(paper_id),
-            "taxonomy": taxonomy,
-            "category": canonical,
-            "confidence": None if confidence is None else str(confidence),
-            "rationale": None if rationale is None else str(rationale),
-            "model": model,
-            "prompt_hash": None,
-            "source": batch.source,
-            "labeled_at": labeled_at,
-        })
+        seen.add(paper_id)
+        batch.labels.append({**label, "taxonomy": taxonomy, "model": model, "prompt_hash": None,
+                             "source": batch.source, "labeled_at": labeled_at})
     return batch

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
 import logging
 import os
 import sys
@@ -42,10 +41,10 @@ from classify.store import (
     materialize_labels,
     pending_papers,
 )
-from classify.taxonomy import ROOT, load_taxonomy
+from classify.taxonomy import load_taxonomy
+from ingest.errors import PaperrankError
+from ingest.method import read_seed
 from ingest.warehouse import connect
-
-OVERRIDES_CSV = ROOT / "seeds" / "primary_area_overrides.csv"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,20 +100,20 @@ def resolve_config(args: argparse.Namespace) -> LLMConfig:
 
 def overridden_areas(taxonomy: str) -> list[str]:
     """Primary areas whose category the override seed decides for this taxonomy."""
-    with OVERRIDES_CSV.open(newline="", encoding="utf-8") as handle:
-        return [row["primary_area"] for row in csv.DictReader(handle)
-                if row["taxonomy"] == taxonomy]
+    return [row["primary_area"] for row in read_seed("primary_area_overrides")
+            if row["taxonomy"] == taxonomy]
 
 
-def _api_key(config: LLMConfig) -> str:
+def api_key(config: LLMConfig) -> str:
+    """The endpoint's key from the environment (not needed for a local endpoint)."""
     key = os.environ.get(config.api_key_env, "")
     if key:
         return key
     if is_loopback(config.base_url):
         return "not-needed"
-    raise ValueError(
+    raise PaperrankError(
         f"environment variable {config.api_key_env} is not set; it must hold the API key for "
-        f"{safe_url(config.base_url)}"
+        f"{safe_url(config.base_url)} (or run offline with --backend keywords)"
     )
 
 
@@ -146,7 +145,7 @@ def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
     config = resolve_config(args)
     taxonomy = load_taxonomy(args.taxonomy)
     if args.limit is not None and args.limit < 0:
-        raise ValueError("--limit must not be negative")
+        raise PaperrankError("--limit must not be negative")
     logging.getLogger("openai").setLevel(logging.WARNING)
     logging.getLogger("httpx2").setLevel(logging.WARNING)
 
@@ -176,7 +175,7 @@ def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
         stats.pending = len(papers)
         if papers:
             if backend is None:
-                backend = OpenAIBackend(taxonomy, config, _api_key(config))
+                backend = OpenAIBackend(taxonomy, config, api_key(config))
             started = time.perf_counter()
             progress = tqdm(total=len(papers), file=sys.stderr, unit="paper",
                             desc=f"classify {taxonomy.name}", disable=args.no_progress,

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 from classify.prompt import RATIONALE_MAX_CHARS
 from classify.taxonomy import CONFIDENCES, Taxonomy
+from ingest.errors import PaperrankError
 
 FIELDS = ("category", "confidence", "rationale")
 
 
-class InvalidAnswer(ValueError):
+class InvalidAnswer(PaperrankError):
     """An answer that does not match the schema; `kind` is short enough to group a summary by."""
 
     def __init__(self, kind: str, detail: str = "") -> None:

@@ -101,7 +101,6 @@ def pending_papers(con: duckdb.DuckDBPyConnection, taxonomy: str, model: str, pr
             where l.paper_id = p.paper_id and l.taxonomy = $taxonomy and l.model = $model
               and l.prompt_hash is not distinct from $prompt_hash)
           {failed_clause}
-        qualify row_number() over (partition by p.paper_id order by p.snapshot_at desc) = 1
         order by p.paper_id
         """,
         {"taxonomy": taxonomy, "model": model, "prompt_hash": prompt_hash, "venue": venue,
@@ -128,7 +127,6 @@ class ResponseStore:
         self._error: BaseException | None = None
         self._cursor = con.cursor()
         self._closed = False
-        self.rows_written = 0
         self._thread = threading.Thread(target=self._writer, name="llm-responses-writer",
                                         daemon=True)
         self._thread.start()
@@ -176,7 +174,6 @@ class ResponseStore:
             f"values {', '.join([one] * len(rows))}",
             [value for row in rows for value in row],
         )
-        self.rows_written += len(rows)
 
     def close(self) -> None:
         """Write everything still queued, then stop the writer (idempotent)."""
@@ -187,17 +184,6 @@ class ResponseStore:
             self._cursor.close()
         if self._error is not None:
             raise OSError(f"writing raw.llm_responses failed: {self._error}")
-
-    def __enter__(self) -> ResponseStore:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def run_rows(self, columns: Sequence[str]) -> list[tuple[Any, ...]]:
-        return self.con.execute(
-            f"select {', '.join(columns)} from raw.llm_responses where run_id = ?", [self.run_id]
-        ).fetchall()
 
 
 def materialize_labels(con: duckdb.DuckDBPyConnection, taxonomy: str | None = None) -> int:

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-TAXONOMIES_CSV = ROOT / "seeds" / "taxonomies.csv"
+from ingest.errors import PaperrankError
+from ingest.method import read_seed, seed_flag
+
 CONFIDENCES = ("high", "medium", "low")
-
-
-def _flag(value: str) -> bool:
-    return str(value).strip().lower() in {"true", "1", "yes", "t"}
 
 
 @dataclass(frozen=True)
@@ -50,23 +46,22 @@ class Taxonomy:
         return self.choices[-1].name
 
 
-def load_taxonomy(name: str, path: Path = TAXONOMIES_CSV) -> Taxonomy:
-    """Read one taxonomy; a name that is not in the file is a ValueError listing the known ones."""
-    path = Path(path)
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
+def load_taxonomy(name: str, path: Path | None = None) -> Taxonomy:
+    """Read one taxonomy; a name that is not in the file is an error listing the known ones."""
+    rows = read_seed("taxonomies", path)
     known = sorted({r["taxonomy"] for r in rows})
     chosen = [r for r in rows if r["taxonomy"] == name]
     if not chosen:
-        raise ValueError(f"unknown taxonomy {name!r} in {path}; known: {', '.join(known)}")
+        raise PaperrankError(f"unknown taxonomy {name!r} in {path or 'seeds/taxonomies.csv'}; "
+                             f"known: {', '.join(known)}")
     categories = tuple(
         sorted(
             (
                 Category(
                     name=r["category"].strip(),
                     slug=r["slug"].strip(),
-                    is_ranked=_flag(r["is_ranked"]),
-                    is_llm_choice=_flag(r["is_llm_choice"]),
+                    is_ranked=seed_flag(r["is_ranked"]),
+                    is_llm_choice=seed_flag(r["is_llm_choice"]),
                     sort_order=int(r["sort_order"]),
                     description=(r.get("description") or "").strip(),
                     in_scope=(r.get("in_scope") or "").strip(),
@@ -79,5 +74,5 @@ def load_taxonomy(name: str, path: Path = TAXONOMIES_CSV) -> Taxonomy:
     )
     taxonomy = Taxonomy(name, categories)
     if len(taxonomy.choices) < 2:
-        raise ValueError(f"taxonomy {name!r} has fewer than two categories a classifier may choose")
+        raise PaperrankError(f"taxonomy {name!r} has fewer than two categories a classifier may choose")
     return taxonomy

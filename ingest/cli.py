@@ -1,7 +1,8 @@
 """Shared sub-command dispatch for `python -m ingest` and `python -m classify`.
 
 Each command module exposes `add_arguments(parser)` and `run(args) -> int`; expected failures
-(bad input, missing files) become one clear line on stderr and exit code 2, never a traceback.
+(`PaperrankError`: bad input, a missing file, a locked warehouse) become one clear line on
+stderr and exit code 2.  Any other exception is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+
+from ingest.errors import PaperrankError
+from ingest.warehouse import LoadSummary
 
 
 def dispatch(prog: str, description: str | None, commands: dict[str, tuple[str, str]],
@@ -28,6 +32,24 @@ def dispatch(prog: str, description: str | None, commands: dict[str, tuple[str, 
     args = parser.parse_args(argv)
     try:
         return args.handler(args)
-    except (OSError, ValueError) as error:
+    except PaperrankError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+
+
+def finish_load(summary: LoadSummary) -> int:
+    """Print a loader's summary; a load that read records but loaded none of them fails.
+
+    Every rejection is already kept in raw.rejected_records with its reason; the exit code
+    makes sure a script running the load notices that nothing came of it.
+    """
+    print(summary.render())
+    if summary.records_read == 0:
+        print(f"error: {summary.source} holds no records (0 rows); nothing was loaded",
+              file=sys.stderr)
+        return 2
+    if summary.papers_loaded + summary.reviews_loaded + summary.labels_loaded == 0:
+        print(f"error: nothing loaded: all {summary.records_read} records of {summary.source} "
+              "were rejected (reasons above and in raw.rejected_records)", file=sys.stderr)
+        return 2
+    return 0

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from ingest.errors import PaperrankError
+
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_LINE_BYTES = 32 * 1024 * 1024  # a real note with all its replies is well under 1 MB
 _PEEK = 8192
@@ -43,15 +45,17 @@ class Unreadable:
 def read_items(path: Path, max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[Item | Unreadable]:
     """Yield every JSON value (or unreadable line) of a notes file in order."""
     path = Path(path)
+    if not path.exists():
+        raise PaperrankError(f"{path}: no such file")
     if path.is_dir():
-        raise IsADirectoryError(f"{path} is a directory, not a notes file")
+        raise PaperrankError(f"{path} is a directory, not a notes file")
     if path.stat().st_size == 0:
-        raise ValueError(f"empty file: {path} has no content")
+        raise PaperrankError(f"empty file: {path} has no content")
     try:
         with _open(path) as handle:
             head = handle.peek(_PEEK)[:_PEEK] if hasattr(handle, "peek") else b""
             if b"\x00" in head:
-                raise ValueError(
+                raise PaperrankError(
                     f"binary file: {path} is not JSON lines (it contains NUL bytes); "
                     "expected a .jsonl or .jsonl.gz of OpenReview notes"
                 )
@@ -60,7 +64,7 @@ def read_items(path: Path, max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[Ite
             else:
                 yield from _line_items(handle, max_line_bytes)
     except (EOFError, gzip.BadGzipFile, zlib.error) as error:
-        raise ValueError(f"corrupt gzip file: {path}: {error}") from None
+        raise PaperrankError(f"corrupt gzip file: {path}: {error}") from None
 
 
 def _open(path: Path) -> IO[bytes]:
@@ -77,12 +81,12 @@ def _document_items(path: Path, handle: IO[bytes]) -> Iterator[Item | Unreadable
     try:
         value = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as error:
-        raise ValueError(f"not UTF-8: {path}: {error}") from None
+        raise PaperrankError(f"not UTF-8: {path}: {error}") from None
     except (ValueError, RecursionError) as error:
-        raise ValueError(f"invalid json: {path} starts with '[' but is not one JSON array: "
+        raise PaperrankError(f"invalid json: {path} starts with '[' but is not one JSON array: "
                          f"{_short(error)}") from None
     if not isinstance(value, list):
-        raise ValueError(f"invalid json: {path} is not a JSON array of notes")
+        raise PaperrankError(f"invalid json: {path} is not a JSON array of notes")
     for index, element in enumerate(value, start=1):
         yield Item(f"item {index}", element)
 

@@ -20,6 +20,8 @@ from typing import Any
 
 from tqdm import tqdm
 
+from ingest.cli import finish_load
+from ingest.errors import PaperrankError
 from ingest.notes import load_file
 from ingest.openreview_client import (
     DEFAULT_BASE_URL,
@@ -56,12 +58,16 @@ def run(args: argparse.Namespace) -> int:
     venue = args.venue or venue_name(args.venue_id)
     profile = _profile(venue, args.venue_id, args.profile)  # fail before a long crawl
     if args.page_size < 1 or args.attempts < 1 or args.backoff < 0:
-        raise ValueError("--page-size and --attempts must be at least 1, --backoff not negative")
+        raise PaperrankError("--page-size and --attempts must be at least 1, --backoff not negative")
     policy = RetryPolicy(attempts=args.attempts, backoff_initial=args.backoff)
     client = OpenReviewClient(args.base_url, credentials_from_env(), policy,
                               log=lambda message: tqdm.write(message, file=sys.stderr))
-    path, count = fetch_snapshot(client, args.venue_id,
-                                 args.snapshot_dir or default_dir(args.venue_id), args.page_size)
+    try:
+        path, count = fetch_snapshot(client, args.venue_id,
+                                     args.snapshot_dir or default_dir(args.venue_id),
+                                     args.page_size)
+    finally:
+        client.close()
     print(f"snapshot: {path} ({count} notes)")
     con = connect()
     try:
@@ -69,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         con.close()
     print(report.render())
-    print(summary.render())
-    return 0
+    return finish_load(summary)
 
 
 def fetch_snapshot(client: OpenReviewClient, venue_id: str, directory: Path,
@@ -103,7 +108,7 @@ def credentials_from_env() -> Credentials | None:
     if not username and not password:
         return None
     if not username or not password:
-        raise ValueError("set both OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD, or neither")
+        raise PaperrankError("set both OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD, or neither")
     return Credentials(username, password)
 
 
@@ -119,7 +124,7 @@ def _profile(venue: str, venue_id: str, explicit: str | None) -> Profile:
     """The profile named, else the one for the venue name, else the one for the venue id."""
     try:
         return resolve_profile(venue, explicit)
-    except ValueError:
+    except PaperrankError:
         if explicit:
             raise
         return resolve_profile(venue_id)

@@ -7,16 +7,17 @@ records that the venue's form lacks that signal: loaders leave it empty and say 
 
 from __future__ import annotations
 
-import csv
 import math
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from ingest.warehouse import SIGNALS
+from ingest.errors import PaperrankError
+from ingest.method import SEEDS, read_seed
+from ingest.warehouse import SIGNALS, Batch
 
-PROFILES_CSV = Path(__file__).resolve().parent.parent / "seeds" / "review_form_profiles.csv"
+PROFILES_SEED = "review_form_profiles"
 _LEADING_NUMBER = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)(?=$|[\s:;,.)\-–—])")
 
 
@@ -55,12 +56,11 @@ def _fmt(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def load_profiles(path: Path = PROFILES_CSV) -> dict[str, Profile]:
-    """Read every profile from the seed file."""
+def load_profiles(path: Path | None = None) -> dict[str, Profile]:
+    """Read every profile from the seed file (or another file of its shape)."""
     rows: dict[str, list[dict[str, str]]] = {}
-    with path.open(newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            rows.setdefault(row["profile"], []).append(row)
+    for row in read_seed(PROFILES_SEED, path):
+        rows.setdefault(row["profile"], []).append(row)
     profiles = {}
     for name, entries in rows.items():
         fields = {}
@@ -77,13 +77,13 @@ def load_profiles(path: Path = PROFILES_CSV) -> dict[str, Profile]:
     return profiles
 
 
-def resolve_profile(venue: str, explicit: str | None = None, path: Path = PROFILES_CSV) -> Profile:
+def resolve_profile(venue: str, explicit: str | None = None, path: Path | None = None) -> Profile:
     """Find the profile for a venue: by explicit name, by the venue name squashed to
     letters and digits ("ICLR 2026" -> iclr2026), or by the OpenReview venue-id pattern."""
     profiles = load_profiles(path)
     if explicit:
         if explicit not in profiles:
-            raise ValueError(
+            raise PaperrankError(
                 f"unknown review-form profile {explicit!r}; known: {', '.join(sorted(profiles))}"
             )
         return profiles[explicit]
@@ -93,39 +93,75 @@ def resolve_profile(venue: str, explicit: str | None = None, path: Path = PROFIL
     for profile in profiles.values():
         if fnmatchcase(venue, profile.venue_id_pattern.replace("%", "*")):
             return profile
-    raise ValueError(
+    raise PaperrankError(
         f"no review-form profile matches venue {venue!r}; pass --profile with one of: "
-        f"{', '.join(sorted(profiles))} (or add one to {path.name})"
+        f"{', '.join(sorted(profiles))} (or add one to {(path or SEEDS / PROFILES_SEED).name}.csv)"
     )
+
+
+OUT_OF_SCALE = "out of scale"
+UNPARSABLE = "unparsable score"
+
+
+class BadScore(PaperrankError):
+    """A reviewer score that does not parse or lies off the form's scale; `kind` is one of
+    OUT_OF_SCALE and UNPARSABLE, the start of the rejection's reason."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def parse_score(value: object, spec: FieldSpec) -> float | None:
     """Parse one reviewer score such as 8, "8", "8: accept, good paper" or "3 good".
 
-    Returns None for an empty value; raises ValueError with a readable reason for a value
-    that does not parse or lies outside the form's scale.
+    Returns None for an empty value; raises BadScore with a readable reason for a value
+    that does not parse, is not finite (NaN, inf) or lies outside the form's scale.
     """
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, dict) and "value" in value:
         return parse_score(value["value"], spec)
     if isinstance(value, bool):
-        raise ValueError(f"not a score: {value!r}")
+        raise BadScore(UNPARSABLE, f"not a score: {value!r}")
     if isinstance(value, (int, float)):
         number = float(value)
     elif isinstance(value, str):
         match = _LEADING_NUMBER.match(value)
         if not match:
-            raise ValueError(f"not a score: {value[:80]!r}")
+            raise BadScore(UNPARSABLE, f"not a score: {value[:80]!r}")
         number = float(match.group(1))
     else:
-        raise ValueError(f"not a score: {type(value).__name__} {str(value)[:80]!r}")
+        raise BadScore(UNPARSABLE, f"not a score: {type(value).__name__} {str(value)[:80]!r}")
     if math.isnan(number) or math.isinf(number):
-        raise ValueError(f"not a finite score: {value!r}")
+        raise BadScore(UNPARSABLE, f"not a finite score: {value!r}")
     if spec.allowed_values is not None and number not in spec.allowed_values:
-        raise ValueError(f"{_fmt(number)} is outside the scale {spec.describe_scale()}")
+        raise BadScore(OUT_OF_SCALE, f"{_fmt(number)} is outside the scale {spec.describe_scale()}")
     if (spec.scale_min is not None and number < spec.scale_min) or (
         spec.scale_max is not None and number > spec.scale_max
     ):
-        raise ValueError(f"{_fmt(number)} is outside the scale {spec.describe_scale()}")
+        raise BadScore(OUT_OF_SCALE, f"{_fmt(number)} is outside the scale {spec.describe_scale()}")
     return number
+
+
+def check_form_signals(profile: Profile, batch: Batch, venue: str, expected: int = 0) -> None:
+    """Fail the load when a signal the venue's form has is missing from every review.
+
+    A file without a `rating` column, or whose ratings are all empty, would otherwise load
+    reviews that rank on the remaining signals with every check green.  A signal the form
+    lacks (an empty `form_field` in the profile) is expected to stay empty.  `expected` is
+    how many records had reviews when the batch holds none because the column is missing.
+    """
+    if not batch.reviews and not expected:
+        return
+    for signal, spec in profile.fields.items():
+        if not spec.form_field:
+            continue
+        if all(review.get(signal) is None for review in batch.reviews):
+            raise PaperrankError(
+                f"missing signal: none of the {len(batch.reviews) or expected} reviewed papers "
+                f"or reviews of {venue} in "
+                f"{batch.source} has a {signal} (form field {spec.form_field!r} of profile "
+                f"{profile.name}); the ranking needs it. Check the file's columns, or pass the "
+                "--profile whose form matches it"
+            )

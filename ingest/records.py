@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ingest.errors import PaperrankError
 from ingest.jsonl_reader import Unreadable, read_items
 from ingest.warehouse import Rejection
 
 Record = dict[str, Any]
+FORMATS = (".parquet", ".json", ".jsonl", ".ndjson")
 
 
 def read_records(path: Path) -> Iterator[tuple[str, Record | Rejection]]:
@@ -26,8 +28,13 @@ def read_records(path: Path) -> Iterator[tuple[str, Record | Rejection]]:
     the whole file (missing, empty, binary, corrupt) raise ValueError or OSError naming it.
     """
     if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file")
-    if [s.lower() for s in path.suffixes if s.lower() != ".gz"][-1:] == [".parquet"]:
+        raise PaperrankError(f"{path}: no such file")
+    kind = ([s.lower() for s in path.suffixes if s.lower() != ".gz"][-1:] or ["(none)"])[0]
+    if kind not in FORMATS:
+        raise PaperrankError(
+            f"unknown format: {path} has the extension {kind}; this loader reads "
+            f"{', '.join(FORMATS)} files (optionally .gz); convert the file to one of them")
+    if kind == ".parquet":
         yield from _read_parquet(path)
         return
     for item in read_items(path):
@@ -48,7 +55,7 @@ def _read_parquet(path: Path) -> Iterator[tuple[str, Record | Rejection]]:
     try:
         parquet = pq.ParquetFile(path)
     except (pyarrow.lib.ArrowException, OSError) as error:
-        raise ValueError(f"{path}: not a readable parquet file ({error})") from None
+        raise PaperrankError(f"{path}: not a readable parquet file ({error})") from None
     row = 0
     for batch in parquet.iter_batches(batch_size=10_000):
         for record in batch.to_pylist():

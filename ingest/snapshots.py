@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ingest.errors import PaperrankError, SnapshotExists
+
 DEFAULT_ROOT = Path("snapshots")
 _STAMP_FORMAT = "%Y%m%dT%H%M%S%fZ"
 _STAMP = re.compile(r"_(\d{8}T\d{12}Z)\.jsonl(?:\.gz)?$")
@@ -27,7 +29,7 @@ def venue_slug(venue_id: str) -> str:
     """A file-system-safe name: "ICLR.cc/2026/Conference" -> "iclr-cc-2026-conference"."""
     slug = re.sub(r"[^a-z0-9]+", "-", venue_id.lower()).strip("-")
     if not slug:
-        raise ValueError(f"venue id {venue_id!r} has no letters or digits")
+        raise PaperrankError(f"venue id {venue_id!r} has no letters or digits")
     return slug
 
 
@@ -59,7 +61,7 @@ def write_snapshot(notes: Iterable[dict[str, Any]], directory: Path, venue_id: s
     directory.mkdir(parents=True, exist_ok=True)
     final = snapshot_path(directory, venue_id, taken_at)
     if final.exists():
-        raise FileExistsError(f"snapshot {final} already exists; snapshots are never overwritten")
+        raise SnapshotExists(f"snapshot {final} already exists; snapshots are never overwritten")
     partial = final.with_name(f".{final.name}.{os.getpid()}.partial")
     count = 0
     try:
@@ -71,7 +73,7 @@ def write_snapshot(notes: Iterable[dict[str, Any]], directory: Path, venue_id: s
         try:
             os.link(partial, final)
         except FileExistsError:
-            raise FileExistsError(
+            raise SnapshotExists(
                 f"snapshot {final} already exists; snapshots are never overwritten"
             ) from None
         os.chmod(final, 0o444)

@@ -19,6 +19,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ingest.errors import PaperrankError
+
 ICML_2026_ACCEPTED = 6352
 SIGNAL_NAMES = ("rating", "confidence", "soundness", "contribution", "presentation")
 RATING_SCALE = np.array([0, 2, 4, 6, 8, 10])
@@ -136,7 +138,7 @@ def generate(n_papers: int = ICML_2026_ACCEPTED, seed: int = 2026, venue: str = 
              min_reviews: int = 3, max_reviews: int = 6) -> Venue:
     """Generate a venue; vectorised so that a million papers take seconds, not minutes."""
     if n_papers < 1:
-        raise ValueError("a venue needs at least one paper")
+        raise PaperrankError("a venue needs at least one paper")
     rng = np.random.default_rng(seed)
     names = list(THEMES)
     shares = np.array([THEMES[t][0] for t in names])
@@ -256,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.out.suffix == ".jsonl":
         table.to_pandas().to_json(args.out, orient="records", lines=True, force_ascii=False)
     else:
-        raise ValueError(f"{args.out}: write .parquet or .jsonl")
+        raise PaperrankError(f"{args.out}: write .parquet or .jsonl")
     print(f"wrote {len(venue.papers)} papers and {len(venue.reviews)} reviews to {args.out}")
     if args.labels_out:
         args.labels_out.parent.mkdir(parents=True, exist_ok=True)

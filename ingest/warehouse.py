@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -26,13 +27,15 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from ingest.errors import PaperrankError, WarehouseLocked
+
 DEFAULT_DB = Path("warehouse") / "paperrank.duckdb"
 PAYLOAD_LIMIT = 4000  # characters of a rejected record kept for a person to read
 
 SIGNALS = ("rating", "confidence", "soundness", "contribution", "presentation")
 
 PAPER_COLUMNS = (
-    "paper_id", "venue", "title", "abstract", "primary_area", "keywords", "status",
+    "paper_id", "venue", "title", "abstract", "primary_area", "keywords", "authors", "status",
     "is_accepted", "forum_url", "pdf_url", "source", "snapshot_at",
 )
 REVIEW_COLUMNS = ("paper_id", "review_id", "reviewer", *SIGNALS, "source", "snapshot_at")
@@ -66,6 +69,7 @@ create table if not exists raw.papers (
     abstract varchar,
     primary_area varchar,
     keywords varchar[],
+    authors varchar,  -- author names, '; '-joined, in the paper's order
     status varchar,
     is_accepted boolean not null,
     forum_url varchar,
@@ -95,6 +99,7 @@ create table if not exists raw.rejected_records (
     source varchar not null,
     record_key varchar not null,
     reason varchar not null,
+    reason_kind varchar not null,
     payload varchar,
     rejected_at timestamptz not null
 );
@@ -114,6 +119,9 @@ create table if not exists raw.loads (
     labels_added bigint not null,
     records_rejected bigint not null
 );
+-- warehouses made before authors and reason_kind were part of the contract
+alter table raw.papers add column if not exists authors varchar;
+alter table raw.rejected_records add column if not exists reason_kind varchar;
 """
 
 
@@ -126,17 +134,66 @@ def connect(path: Path | str | None = None, read_only: bool = False) -> duckdb.D
     """Open the warehouse (creating its folder and the raw schema when writable).
 
     DuckDB allows one writer per file, so callers keep the connection only as long as
-    they load; dbt cannot run while it is open.
+    they load; dbt cannot run while it is open.  A file held by another process raises
+    `WarehouseLocked` with one line naming that process (see `open_duckdb`).
     """
     target = Path(path) if path is not None else db_path()
     if read_only:
         if not target.exists():
-            raise FileNotFoundError(f"warehouse {target} does not exist; load data first")
-        return duckdb.connect(str(target), read_only=True)
+            raise PaperrankError(f"warehouse {target} does not exist; load data first")
+        return open_duckdb(target, read_only=True)
     target.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(target))
+    con = open_duckdb(target)
     con.execute(DDL)
+    _fill_reason_kinds(con)
     return con
+
+
+def _fill_reason_kinds(con: duckdb.DuckDBPyConnection) -> None:
+    """Give rejections stored before reason_kind existed their kind (by Rejection.kind)."""
+    reasons = con.execute(
+        "select distinct reason from raw.rejected_records where reason_kind is null").fetchall()
+    for (reason,) in reasons:
+        con.execute("update raw.rejected_records set reason_kind = ? where reason = ?",
+                    [Rejection("", reason).kind, reason])
+
+
+_LOCK_HOLDER = re.compile(r"Conflicting lock is held in (?P<program>.+?)(?: \(PID (?P<pid>\d+)\))?"
+                          r"(?: by user \S+)?\.(?:\s|$)")
+
+
+def open_duckdb(path: Path | str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """`duckdb.connect`, with a lock held by another process turned into `WarehouseLocked`.
+
+    This is the one place Python opens a warehouse file, so every loader, the classifier and
+    the quality gate say the same thing about a lock; pipeline code that opens DuckDB files
+    (a published copy, say) should call it too.
+    """
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.IOException as error:
+        locked = lock_error(path, error)
+        if locked is None:
+            raise
+        raise locked from None
+
+
+def lock_error(path: Path | str, error: BaseException) -> WarehouseLocked | None:
+    """The one-line `WarehouseLocked` for a DuckDB lock conflict, or None for other errors."""
+    text = str(error)
+    if "Could not set lock" not in text and "Conflicting lock" not in text:
+        return None
+    found = _LOCK_HOLDER.search(text)
+    if found and found.group("pid"):
+        holder = f"process {found.group('pid')} ({found.group('program')})"
+    elif found:
+        holder = f"another process ({found.group('program')})"
+    else:
+        holder = "another process"
+    return WarehouseLocked(
+        f"warehouse {path} is in use by {holder}; wait for it to finish or stop it, then run "
+        "this again (DuckDB allows one writer, and a writer excludes readers)"
+    )
 
 
 @dataclass(frozen=True)
@@ -157,9 +214,22 @@ class Rejection:
             text = self.payload
         else:
             text = json.dumps(self.payload, default=str, ensure_ascii=False)
+        text = storable(text)
         if len(text) > PAYLOAD_LIMIT:
             text = text[:PAYLOAD_LIMIT] + f"... [truncated, {len(text)} characters]"
         return text
+
+    @property
+    def kind(self) -> str:
+        """The reason's short kind (its text before the first colon), kept beside the reason
+        in raw.rejected_records so summaries and dbt group by the same value."""
+        return self.reason.split(":", 1)[0].strip()
+
+
+def storable(text: str) -> str:
+    """Text DuckDB can store: lone surrogates escaped, NUL removed (a rejected record's copy
+    must never fail the load it is rejected from)."""
+    return text.encode("utf-8", errors="backslashreplace").decode("utf-8").replace("\x00", "")
 
 
 @dataclass
@@ -215,11 +285,6 @@ class LoadSummary:
         for reason, count in sorted(self.rejected_by_reason.items(), key=lambda kv: -kv[1]):
             lines.append(f"  {count:>6}  {reason}")
         return "\n".join(lines)
-
-
-def _reason_kind(reason: str) -> str:
-    """Group rejections by the text before the first colon, so summaries stay short."""
-    return reason.split(":", 1)[0].strip()
 
 
 def _hash_rows(frame: pd.DataFrame, columns: Sequence[str]) -> pd.Series:
@@ -283,8 +348,7 @@ def write_batch(con: duckdb.DuckDBPyConnection, batch: Batch) -> LoadSummary:
         raise
     by_reason: dict[str, int] = {}
     for rejection in batch.rejected:
-        kind = _reason_kind(rejection.reason)
-        by_reason[kind] = by_reason.get(kind, 0) + 1
+        by_reason[rejection.kind] = by_reason.get(rejection.kind, 0) + 1
     return LoadSummary(
         load_id, batch.source, batch.records_read, len(batch.papers), papers_changed,
         len(batch.reviews), reviews_changed, len(batch.labels), labels_added, by_reason,
@@ -316,7 +380,7 @@ def _write_papers(con: duckdb.DuckDBPyConnection, batch: Batch, snapshot: dateti
         con.execute("delete from raw.papers where paper_id in (select paper_id from changed_papers)")
         con.execute(
             f"""
-            insert into raw.papers
+            insert into raw.papers ({", ".join(PAPER_COLUMNS)}, record_hash, loaded_at)
             select {", ".join(PAPER_COLUMNS)}, record_hash, loaded_at
             from incoming_papers
             where paper_id in (select paper_id from changed_papers)
@@ -451,8 +515,9 @@ def _write_rejections(con: duckdb.DuckDBPyConnection, batch: Batch, load_id: str
         {
             "load_id": load_id,
             "source": batch.source,
-            "record_key": [r.record_key for r in batch.rejected],
-            "reason": [r.reason for r in batch.rejected],
+            "record_key": [storable(r.record_key) for r in batch.rejected],
+            "reason": [storable(r.reason) for r in batch.rejected],
+            "reason_kind": [storable(r.kind) for r in batch.rejected],
             "payload": [r.payload_text() for r in batch.rejected],
             "rejected_at": now,
         }
@@ -462,7 +527,10 @@ def _write_rejections(con: duckdb.DuckDBPyConnection, batch: Batch, load_id: str
         con.execute(
             """
             insert into raw.rejected_records
-            select i.* from incoming_rejections as i
+                (load_id, source, record_key, reason, reason_kind, payload, rejected_at)
+            select i.load_id, i.source, i.record_key, i.reason, i.reason_kind, i.payload,
+                   i.rejected_at
+            from incoming_rejections as i
             where not exists (
                 select 1 from raw.rejected_records as r
                 where r.source = i.source and r.record_key = i.record_key

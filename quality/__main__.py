@@ -6,6 +6,8 @@ from ingest.cli import dispatch
 
 COMMANDS = {
     "validate": ("quality.validate", "run the great-expectations suites on the warehouse"),
+    "seeds": ("quality.seeds", "check the seed CSVs (fields per line, declared types) before dbt"),
+    "test-failures": ("quality.test_failures", "show the rows behind the last dbt run's failed tests"),
 }
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 GX's SQL datasource cannot talk to DuckDB here, so every suite validates a DataFrame.  The
 reads also derive the few columns a per-row expectation needs (a review's venue, a paper's
-review count, a paper's expected rank), so each failure points at the offending rows.
+review count, a category's size), so each failure points at the offending rows.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from ingest.errors import PaperrankError
 from ingest.warehouse import SIGNALS, connect
 
 RAW_SQL = {
@@ -24,9 +25,7 @@ RAW_SQL = {
         select r.review_id, r.paper_id, p.venue, {', '.join(f'r.{s}' for s in SIGNALS)},
                p.paper_id is not null as paper_in_raw_papers
         from raw.reviews as r
-        left join (
-            select paper_id, any_value(venue) as venue from raw.papers group by paper_id
-        ) as p on p.paper_id = r.paper_id
+        left join raw.papers as p on p.paper_id = r.paper_id
         order by r.paper_id, r.review_id
     """,
     # accepted papers with how many reviews and whether they carry a label of the taxonomy
@@ -45,13 +44,8 @@ RAW_SQL = {
 }
 
 MART_SQL = {
-    # expected_rank is the rank a paper would have if ranks ran 1..n without gaps or ties
     "paper_rankings": """
-        select *,
-               row_number() over (
-                   partition by venue, category order by category_rank nulls last, paper_id
-               ) as expected_rank,
-               count(*) over (partition by venue, category) as papers_in_category
+        select *, count(*) over (partition by venue, category) as papers_in_category
         from marts.paper_rankings
         order by venue, category, category_rank
     """,
@@ -77,7 +71,7 @@ def read_stage(stage: str, db: Path | None, taxonomy: str | None) -> dict[str, p
             except duckdb.CatalogException as error:
                 hint = "load data first" if stage == "raw" else "run dbt build first"
                 detail = str(error).splitlines()[0]
-                raise ValueError(f"{stage} tables missing ({hint}): {detail}") from error
+                raise PaperrankError(f"{stage} tables missing ({hint}): {detail}") from error
         return frames
     finally:
         con.close()

@@ -6,17 +6,16 @@ warehouse, because the raw checks run before `dbt build` has loaded any seed.
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from classify.taxonomy import load_taxonomy
+from ingest.errors import PaperrankError
+from ingest.method import read_seed
 from ingest.profiles import FieldSpec, load_profiles, resolve_profile
 from ingest.warehouse import SIGNALS
 
-SEEDS = Path(__file__).resolve().parent.parent / "seeds"
-KNOWN_AREAS_CSV = SEEDS / "known_primary_areas.csv"
 UNION = "union of known scales"
 
 
@@ -42,7 +41,7 @@ def venue_scales(venues: list[str], explicit: str | None = None) -> list[VenueSc
     for venue in venues:
         try:
             profile = resolve_profile(venue, explicit)
-        except ValueError as error:
+        except PaperrankError as error:
             if explicit:
                 raise
             result.append(VenueScales(
@@ -76,12 +75,11 @@ def venue_family(venue: str) -> str:
     return match.group(0).lower() if match else venue.strip().lower()
 
 
-def known_primary_areas(path: Path = KNOWN_AREAS_CSV) -> dict[str, list[str]]:
+def known_primary_areas(path: Path | None = None) -> dict[str, list[str]]:
     """Known primary areas per venue family, in file order."""
     areas: dict[str, list[str]] = {}
-    with path.open(newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            areas.setdefault(row["venue_family"], []).append(row["primary_area"])
+    for row in read_seed("known_primary_areas", path):
+        areas.setdefault(row["venue_family"], []).append(row["primary_area"])
     return areas
 
 

@@ -78,7 +78,7 @@ def _columns(kwargs: dict, keys: tuple[str, ...]) -> list[str]:
 
 
 def render(stage: str, db: Path, outcomes: list[SuiteOutcome], notes: list[str],
-           docs_index: Path) -> str:
+           docs_index: Path, summary: Path) -> str:
     """The whole report: a line per suite, then each failure and warning with sample rows."""
     found = findings(outcomes)
     failed = sum(f.level == "FAILED" for f in found)
@@ -99,6 +99,7 @@ def render(stage: str, db: Path, outcomes: list[SuiteOutcome], notes: list[str],
             lines += ["    " + line for line in finding.rows.to_string(index=False).splitlines()]
     lines += [f"\nWARNING  {note}" for note in notes]
     verdict = "FAILED" if failed else "passed"
-    lines += ["", f"Data Docs: {docs_index}",
+    lines += ["", f"Report (reads offline): {summary}",
+              f"GX Data Docs (need a network to render): {docs_index}",
               f"{verdict}: {checked} checks, {failed} failed, {warned} warnings"]
     return "\n".join(lines)

@@ -17,6 +17,7 @@ from quality.frames import read_stage
 from quality.references import ranked_categories, venue_scales
 from quality.report import findings, render
 from quality.suites import TableSuite, mart_suites, raw_suites
+from quality.summary_page import write_summary
 
 DEFAULT_DOCS = Path("output") / "quality" / "data_docs"
 STAGES = {"raw": ["raw"], "marts": ["marts"], "all": ["raw", "marts"]}
@@ -45,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
         docs = args.docs_dir / stage
         outcomes = run_suites(suites, docs)
         notes = [note for suite in suites for note in suite.warnings]
-        print(render(stage, db, outcomes, notes, docs / "index.html"))
+        summary = write_summary(docs / "summary.html", stage, db, outcomes, notes)
+        print(render(stage, db, outcomes, notes, docs / "index.html", summary))
         failed |= _failed(outcomes)
     return 1 if failed else 0
 

@@ -25,8 +25,7 @@ ranked as (
         *,
         count(*) over (partition by paper_id) as label_count,
         row_number() over (
-            partition by paper_id
-            order by labeled_at desc, loaded_at desc, label_id asc
+            partition by paper_id order by label_recency
         ) as recency
 
     from in_taxonomy
@@ -35,7 +34,7 @@ ranked as (
 
 latest as (
 
-    select * exclude (recency) from ranked
+    select * exclude (recency, label_recency) from ranked
     where recency = 1
 
 )

@@ -1,7 +1,7 @@
 {#- A table, not a view like the other intermediate models: every mart reads it (paper_rankings,
     excluded_papers, category_summary, expert_picks), so the reviews and labels are aggregated
     once per build rather than once per mart. It carries each paper's signals for the ranking,
-    but not its long texts (title, abstract, links): writing those for every accepted paper
+    but not its long texts (title, authors, abstract, links): writing those for every accepted paper
     costs more than the marts' joins to stg_raw__papers for the rows they show. -#}
 {{ config(materialized='table') }}
 
@@ -78,6 +78,7 @@ categorized as (
         accepted.status,
         labels.category as label_category,
         labels.label_confidence,
+        labels.label_rationale,
         labels.label_model,
         labels.label_prompt_hash,
         labels.labeled_at,

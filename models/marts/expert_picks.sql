@@ -24,26 +24,50 @@ paper_texts as (
 
 ),
 
+excluded as (
+
+    select * from {{ ref('excluded_papers') }}
+
+),
+
+counted_selections as (
+
+    select
+        *,
+        -- the seed is unique per (selected_by, paper_id), so this counts experts
+        count(*) over (partition by paper_id) as expert_count
+
+    from selections
+
+),
+
 final as (
 
     select
-        selections.paper_id,
-        selections.category as selected_category,
-        selections.selected_by,
-        selections.note,
+        papers.venue,
+        counted_selections.paper_id,
+        counted_selections.selected_by,
+        counted_selections.category as selected_category,
+        counted_selections.note,
+        counted_selections.expert_count,
         paper_texts.title,
+        paper_texts.authors,
+        paper_texts.abstract,
+        papers.label_rationale,
         papers.category as paper_category,
         rankings.category_rank,
         rankings.category_size,
         rankings.local_top_overall,
         rankings.paper_id is not null as is_ranked,
-        coalesce(rankings.is_top_n, false) as is_in_top_n,
-        coalesce(papers.category = selections.category, false) as is_category_match,
+        coalesce(rankings.is_top_n, false) as is_top_n,
+        coalesce(papers.category = counted_selections.category, false) as is_category_match,
+        excluded.exclusion_reason,
         case
             when papers.paper_id is null then 'paper is not an accepted paper of the warehouse'
-            when rankings.paper_id is null then 'paper is not ranked'
-            when papers.category <> selections.category
-                then 'paper is ranked in ' || papers.category || ', not ' || selections.category
+            when rankings.paper_id is null
+                then 'paper is not ranked: ' || coalesce(excluded.exclusion_detail, 'no reason recorded')
+            when papers.category <> counted_selections.category
+                then 'paper is ranked in ' || papers.category || ', not ' || counted_selections.category
             when not rankings.is_top_n
                 then
                     'paper is ranked ' || rankings.category_rank || ', outside the top '
@@ -51,13 +75,15 @@ final as (
         end as flag_reason,
         flag_reason is not null as is_flagged
 
-    from selections
+    from counted_selections
     left join papers
-        on selections.paper_id = papers.paper_id
+        on counted_selections.paper_id = papers.paper_id
     left join paper_texts
         on papers.paper_id = paper_texts.paper_id
     left join rankings
-        on selections.paper_id = rankings.paper_id
+        on counted_selections.paper_id = rankings.paper_id
+    left join excluded
+        on counted_selections.paper_id = excluded.paper_id
 
 )
 

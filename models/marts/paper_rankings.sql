@@ -44,6 +44,7 @@ ranked_papers as (
         label_model,
         label_prompt_hash,
         label_confidence,
+        label_rationale,
         primary_area,
         status,
         review_count,
@@ -131,19 +132,22 @@ ranked as (
 
 ),
 
--- titles and links join last, so the sort above does not carry them
+-- titles, authors, abstracts and links join last, so the sort above does not carry them
 final as (
 
     select
         ranked.venue,
         ranked.paper_id,
         paper_texts.title,
+        paper_texts.authors,
+        paper_texts.abstract,
         ranked.category,
         ranked.category_slug,
         ranked.category_source,
         ranked.label_model,
         ranked.label_prompt_hash,
         ranked.label_confidence,
+        ranked.label_rationale,
         ranked.primary_area,
         ranked.status,
         paper_texts.forum_url,

@@ -6,6 +6,12 @@ history as (
 
 ),
 
+papers as (
+
+    select * from {{ ref('stg_raw__papers') }}
+
+),
+
 per_snapshot as (
 
     select
@@ -43,12 +49,16 @@ with_previous as (
 final as (
 
     select
-        *,
-        rating_mean - previous_rating_mean as rating_mean_change,
-        contribution_mean - previous_contribution_mean as contribution_mean_change,
-        snapshot_number = snapshot_count as is_latest_snapshot
+        with_previous.*,
+        papers.venue,
+        with_previous.rating_mean - with_previous.previous_rating_mean as rating_mean_change,
+        with_previous.contribution_mean
+        - with_previous.previous_contribution_mean as contribution_mean_change,
+        with_previous.snapshot_number = with_previous.snapshot_count as is_latest_snapshot
 
     from with_previous
+    left join papers
+        on with_previous.paper_id = papers.paper_id
 
 )
 

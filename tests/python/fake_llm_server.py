@@ -10,6 +10,10 @@ of actions consumed one per request (then the default answer):
     {"delay": 2.0}                                         wait before answering (combinable)
     {"echo_auth": True, "status": 500}                     echo the Authorization header back
     {"raw_body": "<html>"}                                 a 200 whose body is not JSON
+    {"echo_key": "category"}       a 200 whose category is a long text ending in the API key
+    {"echo_key": "fields"}         a valid 200 with the API key in every other field it has
+                                   (id, model, finish_reason, rationale), some \\u-escaped
+GET /v1/models lists the models (as `python -m classify check` asks for them).
 """
 
 from __future__ import annotations
@@ -61,6 +65,7 @@ class FakeLLM:
         self.script = {k: list(v) for k, v in (script or {}).items()}
         self.categories = categories or {}
         self.chooser = chooser or default_category
+        self.models = ["Qwen/Qwen3.5-397B-A17B", "fake"]
         self.lock = threading.Lock()
         self.requests: list[dict[str, Any]] = []   # every request received, in order
         self.answered: Counter[str] = Counter()     # 200 answers fully sent, per title
@@ -73,6 +78,13 @@ class FakeLLM:
 
         class Handler(JsonHandler):
             disable_nagle_algorithm = True  # no 40 ms Nagle/delayed-ACK stall per answer
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                if self.path.rstrip("/").endswith("/models"):
+                    self._send(200, {"object": "list", "data": [
+                        {"id": m, "object": "model"} for m in fake.models]})
+                else:
+                    self._send(404, {"error": {"message": "not found"}})
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 length = int(self.headers.get("Content-Length") or 0)
@@ -139,6 +151,10 @@ class FakeLLM:
             handler._send(200, None, text=action["raw_body"])
             return
         choices = enum_of(body)
+        key = str(handler.headers.get("Authorization") or "").removeprefix("Bearer ")
+        if action.get("echo_key"):
+            self._echo_key(handler, action["echo_key"], key, choices)
+            return
         if "content" in action:
             content = action["content"]
         else:
@@ -160,6 +176,32 @@ class FakeLLM:
         if handler._send(200, response):
             with self.lock:
                 self.answered[title or ""] += 1
+
+
+    def _echo_key(self, handler: Any, where: str, key: str, choices: list[str]) -> None:
+        """Answer with the caller's key wherever an answer can carry text."""
+        if where == "category":
+            content = json.dumps({"category": "x" * 60 + key, "confidence": "high",
+                                  "rationale": "r"})
+            fields = {"model": "fake", "finish_reason": "stop", "id": "chatcmpl-echo"}
+        else:
+            content = json.dumps({"category": choices[0], "confidence": "high",
+                                  "rationale": f"Because {key} says so."})
+            fields = {"model": key, "finish_reason": key, "id": key}
+        response = {
+            "id": fields["id"], "object": "chat.completion", "created": int(time.time()),
+            "model": fields["model"], "system_fingerprint": key,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                         "finish_reason": fields["finish_reason"]}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+        text = json.dumps(response)
+        if key:  # spell the key's first half in \\u escapes the second time it appears
+            half = len(key) // 2
+            escaped = "".join(f"\\u{ord(c):04x}" for c in key[:half]) + key[half:]
+            first = text.find(key)
+            text = text[:first + len(key)] + text[first + len(key):].replace(key, escaped, 1)
+        handler._send(200, None, text=text)
 
 
 def seed_papers(papers: list[dict[str, Any]], venue: str = "Test 2026") -> None:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -62,3 +63,12 @@ class Project:
             "--log-path", str(self.scratch / "logs"),
             check=check,
         )
+
+
+def rows(db: Path, sql: str) -> list[tuple]:
+    """The rows `sql` selects from the warehouse file `db`, read-only."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()

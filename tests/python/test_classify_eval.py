@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import duckdb
 import pytest
 from fake_llm_server import seed_papers
+from project import Project
 
 from classify.__main__ import COMMANDS
+from classify.evaluate import warehouse_labels
 from ingest.cli import dispatch
 from ingest.warehouse import Batch, connect, write_batch
 
@@ -43,6 +46,8 @@ def warehouse(tmp_path, monkeypatch):
     # model m1: a,b AI Systems; c,d Physical AI
     write_labels("m1", {"a": "AI Systems", "b": "AI Systems", "c": "Physical AI",
                         "d": "Physical AI"})
+    # eval reads the labels through the staging view dbt ranks with
+    Project(tmp_path / "w.duckdb", tmp_path).dbt("run", "-s", "stg_raw__paper_labels")
     return tmp_path
 
 
@@ -85,3 +90,33 @@ def test_eval_errors_are_one_line(warehouse, capsys):
     assert code == 2 and "label sets: m1 (4)" in err
     code, _, err = evaluate(capsys, "--taxonomy", "iclr2026", "--against", "m1")
     assert code == 2 and err.count("\n") == 1
+
+
+def test_eval_and_dbt_pick_the_same_latest_label(tmp_path, monkeypatch):
+    """Labels of two models answered at the same moment and loaded together: the tie is
+    broken once (stg_raw__paper_labels.label_recency); eval and the ranking agree on it."""
+    db = tmp_path / "w.duckdb"
+    monkeypatch.setenv("PAPERRANK_DB", str(db))
+    ids = [f"p{i}" for i in range(12)]
+    seed_papers([{"paper_id": p, "title": p, "abstract": "x"} for p in ids])
+    con = connect()
+    try:
+        write_batch(con, Batch(kind="test", source="tests", snapshot_at=T0, labels=[
+            {"paper_id": p, "taxonomy": "icml2026", "category": category, "confidence": "high",
+             "rationale": "r", "model": model, "prompt_hash": "h", "source": "tests",
+             "labeled_at": T0}
+            for p in ids for model, category in (("m1", "AI Systems"), ("m2", "Physical AI"))]))
+    finally:
+        con.close()
+    Project(db, tmp_path).dbt("run", "-s", "stg_raw__paper_labels", "int_paper_labels_deduplicated",
+                              "--vars", "{taxonomy: icml2026}")
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        ranked_with = dict(con.execute(
+            "select paper_id, label_model from intermediate.int_paper_labels_deduplicated"
+        ).fetchall())
+        evaluated = warehouse_labels(con, "icml2026")
+    finally:
+        con.close()
+    assert dict(zip(evaluated["paper_id"], evaluated["model"], strict=True)) == ranked_with
+    assert set(ranked_with) == set(ids) and set(ranked_with.values()) == {"m1", "m2"}

@@ -21,7 +21,8 @@ from notes_testkit import (
     write_jsonl,
 )
 
-from ingest.notes import decide_status, load_file
+from ingest.notes import load_file
+from ingest.notes_parser import decide_status
 from ingest.profiles import resolve_profile
 from ingest.snapshots import write_snapshot
 from ingest.warehouse import SIGNALS, connect

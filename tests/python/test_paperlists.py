@@ -7,9 +7,8 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-import duckdb
 import pytest
-from project import ICLR, Project, require_shared
+from project import ICLR, Project, require_shared, rows
 
 from ingest.paperlists import read_paperlists
 from ingest.profiles import resolve_profile
@@ -47,14 +46,6 @@ def load(db: Path, path: Path, snapshot_at: datetime = T0):
     con = connect(db)
     try:
         return write_batch(con, read_paperlists(path, "ICLR 2026", PROFILE, snapshot_at))
-    finally:
-        con.close()
-
-
-def rows(db: Path, sql: str) -> list[tuple]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
     finally:
         con.close()
 

@@ -8,8 +8,10 @@ dbt build); each test breaks a copy, so tests stay independent and the suite sta
 from __future__ import annotations
 
 import argparse
+import html
 import shutil
 import subprocess
+from html.parser import HTMLParser
 from pathlib import Path
 
 import duckdb
@@ -115,3 +117,38 @@ def test_gate_releases_the_warehouse_for_dbt(clean: Project, tmp_path: Path,
                               docs_dir=tmp_path / "docs", db=None)
     assert validate.run(args) == 0
     duckdb.connect(str(clean.db)).close()
+
+
+class _Links(HTMLParser):
+    """Every src/href value and tag name of a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+        self.tags: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        self.urls += [value or "" for name, value in attrs if name in ("src", "href")]
+
+
+def test_offline_summary_page_names_the_warehouse_and_escapes_data(clean: Project,
+                                                                   tmp_path: Path) -> None:
+    paper = first(clean, "select min(paper_id) from raw.papers")
+    hostile = "<script>alert(1)</script>"
+    broken = broken_copy(clean, tmp_path, f"update raw.papers set primary_area = '{hostile}', "
+                         f"title = '{hostile}' where paper_id = '{paper}'")
+    result = gate(broken, "raw")
+    assert result.returncode == 1
+    page = broken.scratch / "docs" / "raw" / "summary.html"
+    assert f"Report (reads offline): {page}" in result.stdout
+    text = page.read_text(encoding="utf-8")
+    links = _Links()
+    links.feed(text)
+    assert links.urls and not [u for u in links.urls if "//" in u or ":" in u], links.urls
+    assert "script" not in links.tags and "link" not in links.tags
+    assert str(broken.db.resolve()) in text
+    assert paper in text and html.escape(hostile) in text and hostile not in text
+    assert "FAILED" in text and "primary_area" in text
+    # the Data Docs beside it are the ones that need a network
+    assert "cdn" in (page.parent / "index.html").read_text(encoding="utf-8").lower()

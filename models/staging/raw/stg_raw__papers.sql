@@ -15,6 +15,7 @@ renamed as (
         abstract,
         primary_area,
         keywords,
+        authors,
         status,
         is_accepted,
         forum_url,

@@ -13,9 +13,9 @@ renamed as (
         source as loaded_from,
         record_key,
         reason,
+        reason_kind,
         payload,
-        rejected_at,
-        trim(split_part(reason, ':', 1)) as reason_kind
+        rejected_at
 
     from source
 

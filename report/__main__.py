@@ -1,0 +1,3 @@
+from report.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,69 @@
+"""Open a page in the distribution's headless Chromium (driven by Playwright over CDP) and
+record what a reader's browser would: console messages, page errors and every request.
+
+Playwright's own browser download is not needed: it launches /usr/bin/chromium (Debian's
+`chromium` package, which .ci/run installs) with a fresh profile and no background traffic.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+
+
+def chromium_path() -> str:
+    """The system Chromium; skipped (with the reason) where it is not installed, except in CI,
+    where .ci/run installs it and its absence is a failure."""
+    found = os.environ.get("PAPERRANK_CHROMIUM") or shutil.which("chromium")
+    if found is None:
+        message = "chromium not installed (apt-get install -y chromium; .ci/run does it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+@dataclass
+class PageLog:
+    """What the browser saw while the page was open."""
+
+    console: list[tuple[str, str]] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def open_page(path: Path, width: int = 1366, height: int = 900) -> Iterator[tuple[object, PageLog]]:
+    """Yield (Playwright page, log) with `path` loaded from file://."""
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    log = PageLog()
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=executable, headless=True, args=CHROMIUM_FLAGS,
+            viewport={"width": width, "height": height}, offline=True,
+        )
+        try:
+            page = context.new_page()
+            page.on("console", lambda message: log.console.append((message.type, message.text)))
+            page.on("pageerror", lambda error: log.page_errors.append(str(error)))
+            page.on("request", lambda request: log.requests.append(request.url))
+            page.on("dialog", lambda dialog: (log.dialogs.append(dialog.message), dialog.dismiss()))
+            page.goto(path.resolve().as_uri(), wait_until="load")
+            yield page, log
+        finally:
+            context.close()
