@@ -53,7 +53,7 @@ with
 categories as (select * from {_values(sorted(method.ranked.items()), 'category, slug')}),
 overrides as (select * from {_values(sorted(method.overrides.items()), 'area_key, category')}),
 labels as (
-    select paper_id, category, confidence, model, prompt_hash
+    select paper_id, category, confidence, rationale, model, prompt_hash
     from raw.paper_labels
     where taxonomy = {_literal(method.taxonomy)}{model_filter}
     qualify row_number() over (
@@ -74,13 +74,13 @@ reviews as (
 ),
 ranked_papers as (
     select
-        p.venue, p.paper_id, p.title,
+        p.venue, p.paper_id, p.title, p.authors, p.abstract,
         coalesce(o.category, l.category) as category,
         c.slug as category_slug,
         case when o.category is not null then 'primary_area_override' else 'label' end
             as category_source,
         l.model as label_model, l.prompt_hash as label_prompt_hash,
-        l.confidence as label_confidence,
+        l.confidence as label_confidence, l.rationale as label_rationale,
         p.primary_area, p.status, p.forum_url, p.pdf_url,
         r.review_count, {", ".join(f"r.{s}" for s in SIGNALS)}
     from raw.papers as p
