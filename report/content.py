@@ -322,7 +322,7 @@ def picks(data: VenueMarts) -> list[dict[str, Any]]:
             "paper_category": present(r["paper_category"]),
             "rank": present(r["category_rank"]),
             "size": present(r["category_size"]),
-            "is_in_top_n": bool(r["is_in_top_n"]),
+            "is_top_n": bool(r["is_top_n"]),
             "band": present(bands.get(r["paper_id"])),
             "flag": present(r["flag_reason"]),
             "selected_by": present(r["selected_by"]),

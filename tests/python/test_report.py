@@ -139,7 +139,7 @@ def add_stand_in_marts(db: Path) -> None:
         con.execute("""
             insert into marts.expert_picks
                 (paper_id, selected_category, selected_by, note, title, paper_category,
-                 category_rank, category_size, local_top_overall, is_ranked, is_in_top_n,
+                 category_rank, category_size, local_top_overall, is_ranked, is_top_n,
                  is_category_match, flag_reason, is_flagged)
             select paper_id, category, 'expert "A"', ?, title, category, category_rank,
                    category_size, local_top_overall, true, is_top_n, true,
