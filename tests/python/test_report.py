@@ -26,7 +26,7 @@ BELOW = 10
 HOSTILE_TITLES = {
     "script": '<script>alert("title")</script> Agents that plan',
     "quotes": "\"'><img src=x onerror=alert(1)> & friends `${x}` $\\alpha$",
-    "long": "Unbroken" + "x" * 3000,
+    "long": "Unbroken" + "x" * 1900,  # under the loader's 2,000-character title cap
 }
 HOSTILE_RATIONALE = '</td></tr></table><script>alert("rationale")</script> & "quoted" \'single\''
 HOSTILE_NOTE = '<b onmouseover="alert(1)">bold?</b> & <a href="javascript:alert(2)">link</a>'
@@ -87,7 +87,6 @@ def hostile_venue(folder: Path) -> tuple[Path, Path, dict[str, str]]:
         for signal, top in (("rating", 10), ("confidence", 5), ("soundness", 4),
                             ("contribution", 4), ("presentation", 4)):
             papers.at[row, signal] = [top, top, top, top]
-    papers.loc[papers["openreview_id"] == hostile["quotes"], "site"] = JAVASCRIPT_URL
     papers.to_parquet(papers_file)
     levels = ["high", "medium", "high", "low", "high", "medium", "high"]
     labels = truth.assign(
@@ -162,6 +161,14 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path, 
     project = Project(scratch / "warehouse.duckdb", scratch)
     project.python("ingest", "file", str(papers_file), "--venue", "HOSTILE 2026",
                    "--profile", "iclr2026")
+    # the loader rejects a javascript: link; put one in the warehouse anyway, as a file loaded
+    # by an older version could hold, to show that the page never makes it a link
+    con = duckdb.connect(str(project.db))
+    try:
+        con.execute("update raw.papers set forum_url = ? where paper_id = ?",
+                    [JAVASCRIPT_URL, hostile["quotes"]])
+    finally:
+        con.close()
     project.python("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
     project.python("classify", "import", str(labels_file), "--taxonomy", "icml2026",
                    "--model", "truth")
