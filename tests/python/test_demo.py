@@ -31,7 +31,7 @@ def test_make_demo_prints_a_short_summary_and_a_query_that_works(tmp_path) -> No
     assert f"CSVs                 {tmp_path / 'demo' / 'exports'}/" in output
     assert published.is_symlink() and (tmp_path / "demo" / "exports" / "manifest.json").exists()
     assert sorted(p.name for p in (tmp_path / "demo" / "logs").iterdir()) == [
-        "1_synthetic.log", "2_load.log", "3_classify.log", "4_label_agreement.log", "5_rank.log"]
+        "1_synthetic.log", "2_load.log", "3_classify.log", "4_rank.log", "5_label_agreement.log"]
     # the query command, exactly as printed, from the repository (where a user runs make)
     query = lines[lines.index("Query the published warehouse:") + 1].strip()
     shown = subprocess.run(["bash", "-c", query], cwd=REPO, capture_output=True, text=True,
