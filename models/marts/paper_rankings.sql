@@ -139,6 +139,7 @@ final as (
         ranked.venue,
         ranked.paper_id,
         paper_texts.title,
+        paper_texts.title_plain,
         paper_texts.authors,
         paper_texts.abstract,
         ranked.category,
