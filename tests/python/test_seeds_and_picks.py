@@ -201,4 +201,4 @@ def test_marts_carry_what_a_paper_is(loaded: Project, tmp_path: Path) -> None:
                   "where schema_name = 'marts' and (column_name = 'is_top_n' "
                   "or column_name like 'is%in%top_n')")
     assert sorted(flags) == [("category_top_n", "is_top_n"), ("expert_picks", "is_top_n"),
-                             ("paper_rankings", "is_top_n")]
+                             ("paper_rank_uncertainty", "is_top_n"), ("paper_rankings", "is_top_n")]
