@@ -118,18 +118,6 @@
     end)
 {%- endmacro %}
 
-{#- One row of the weight set in force: w_<signal> for every ranking signal (0 if unweighted). -#}
-{% macro weight_columns(weights_relation) -%}
-    select
-    {%- for signal in ranking_signals() %}
-        coalesce(sum(weight) filter (where signal = '{{ signal }}'), 0) as w_{{ signal }},
-    {%- endfor %}
-        count(*) as weight_count
-
-    from {{ weights_relation }}
-    where weight_set = {{ sql_string(var('weight_set')) }}
-{%- endmacro %}
-
 {#- P(score > cutoff) for a score normal around `score` with standard error `se`; with se 0
     it is 1 above the cutoff, 0 below and 1/2 on it. -#}
 {% macro normal_tail(score, cutoff, se) -%}

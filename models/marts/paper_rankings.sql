@@ -22,14 +22,7 @@ weights as (
 
 weight_set as (
 
-    select
-        {%- for signal in signals %}
-            coalesce(sum(weight) filter (where signal = '{{ signal }}'), 0) as w_{{ signal }},
-        {%- endfor %}
-        count(*) as weight_count
-
-    from weights
-    where weight_set = {{ sql_string(var('weight_set')) }}
+    {{ weight_columns('weights') }}
 
 ),
 
