@@ -94,12 +94,6 @@
     (select range as {{ column }} from range(1, {{ n }} + 1))
 {%- endmacro %}
 
-{#- The production order of a category's list (as paper_rankings): composite (equal to 12
-    decimals counts as a tie), then rating_mean, then paper_id. -#}
-{% macro ranking_order(composite, rating_mean='rating_mean', paper_id='paper_id') -%}
-    round({{ composite }}, 12) desc, {{ rating_mean }} desc nulls last, {{ paper_id }} asc
-{%- endmacro %}
-
 {#-
     The standard normal CDF, Phi(x), by Zelen & Severo's approximation (Abramowitz & Stegun
     26.2.17; absolute error below 7.5e-8), in portable SQL: engines lack erf.

@@ -114,11 +114,9 @@ ranked as (
 
     select
         *,
-        -- rounded so that papers with the same scores in another review order (which move
-        -- the composite in the 16th digit) tie, and the documented tie-breakers decide
         row_number() over (
             partition by venue, category
-            order by round(local_top_overall, 12) desc, rating_mean desc nulls last, paper_id asc
+            order by {{ ranking_order('local_top_overall') }}
         ) as category_rank
 
     from scored
