@@ -1,6 +1,6 @@
 """`python -m bench` (`make bench`): the ranking benchmark at every scale.
 
-    python -m bench [--scales real,10k,100k,1m] [--runs 3] [--runs-1m N]
+    python -m bench [--scales real,10k,100k,1m,1m-ranked,1m-many] [--runs 3] [--runs-1m N]
                     [--out output/bench/ranking.csv] [--work output/bench/work] [--keep]
 """
 
@@ -17,13 +17,13 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m bench",
         description="Time the project's dbt ranking and export against the one-statement "
                     "DuckDB limit and a pandas implementation; print and save the table.")
-    parser.add_argument("--scales", default="real,10k,100k,1m",
+    parser.add_argument("--scales", default="real,10k,100k,1m,1m-ranked,1m-many",
                         help=f"comma-separated, of {', '.join(ranking.SCALES)} "
                              "(default: all)")
     parser.add_argument("--runs", type=int, default=3,
                         help="runs per scale; the table shows medians (default 3)")
     parser.add_argument("--runs-1m", type=int, default=None,
-                        help="runs at 1m if different from --runs")
+                        help="runs at each 1m scale if different from --runs")
     parser.add_argument("--out", type=Path, default=Path("output/bench/ranking.csv"),
                         help="CSV of the table (default output/bench/ranking.csv)")
     parser.add_argument("--work", type=Path, default=Path("output/bench/work"),

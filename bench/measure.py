@@ -2,7 +2,9 @@
 
 `getrusage(RUSAGE_CHILDREN).ru_maxrss` is the largest RSS of any child a process has waited
 for, so a small wrapper process runs the command as its only child and reports it: each
-measurement starts from zero and never sees the benchmark's own memory.
+measurement starts from zero and never sees the benchmark's own memory. The same call gives
+the CPU seconds (user + system) of the command's process tree, which a busy machine inflates
+far less than wall time.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ import json, resource, subprocess, sys, time
 started = time.perf_counter()
 done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
 wall = time.perf_counter() - started
-peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"returncode": done.returncode, "wall": wall, "peak_kb": peak_kb,
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"returncode": done.returncode, "wall": wall, "peak_kb": usage.ru_maxrss,
+                  "cpu": usage.ru_utime + usage.ru_stime,
                   "stdout": done.stdout[-20000:], "stderr": done.stderr[-5000:]}))
 """
 
@@ -29,6 +32,7 @@ class Measurement:
     wall_s: float
     peak_rss_mb: float
     stdout: str
+    cpu_s: float = 0.0  # user + system seconds of the command and its children
 
 
 class CommandFailed(RuntimeError):
@@ -48,4 +52,4 @@ def measure(command: list[str], cwd: Path | None = None, env: dict[str, str] | N
             f"{' '.join(command)} exited {report['returncode']}\n--- stdout\n"
             f"{report['stdout'][-4000:]}\n--- stderr\n{report['stderr'][-3000:]}")
     # Linux reports ru_maxrss in kilobytes.
-    return Measurement(report["wall"], report["peak_kb"] / 1024, report["stdout"])
+    return Measurement(report["wall"], report["peak_kb"] / 1024, report["stdout"], report["cpu"])

@@ -17,7 +17,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from bench.seeds import SIGNALS, Method, load
+from bench.seeds import SEEDS, SIGNALS, Method, load
 
 PAPER_COLUMNS = ("paper_id", "venue", "title", "primary_area", "status", "forum_url", "pdf_url",
                  "is_accepted")
@@ -100,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="parquet file for the rankings")
     parser.add_argument("--taxonomy", default="icml2026")
     parser.add_argument("--weight-set", default="article_2026")
+    parser.add_argument("--seeds", type=Path, default=SEEDS,
+                        help="folder of the seed CSVs (default: the project's seeds/)")
     parser.add_argument("--top-n", type=int, default=30)
     parser.add_argument("--venue")
     parser.add_argument("--label-model")
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     papers, reviews, labels = read_raw(args.db, args.taxonomy)
     read = time.perf_counter() - started
-    ranked = rank(papers, reviews, labels, load(args.taxonomy, args.weight_set), args.top_n,
+    ranked = rank(papers, reviews, labels, load(args.taxonomy, args.weight_set, args.seeds), args.top_n,
                   args.venue, args.label_model)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     ranked.to_parquet(args.out, index=False)

@@ -1,17 +1,20 @@
 """The ranking benchmark: the project's dbt pipeline against the one-statement limit and pandas.
 
 For each scale a fresh warehouse file is filled (the real ICLR 2026 data through the project's
-loaders, or a synthetic venue), then each run measures, every step in a fresh process:
+loaders, or a synthetic venue in one of three shapes, see bench.raw_layer.SHAPES; synthetic
+venues also fill raw.review_history, so paper_score_history has a snapshot to read), then
+each run measures, every step in a fresh process:
 
-- project: `dbt build --select +paper_rankings` (staging and intermediate views, the three
-  seeds it reads, the paper_rankings table; no data or unit tests), then the export
-  run-operation writing one CSV per category;
+- project: `dbt build` of every model and seed, no data or unit tests, with one dbt thread so
+  that each model's seconds in run_results.json are its own (DuckDB itself uses its threads),
+  then the export run-operation writing one CSV per category;
 - limit: the same table from one hand-written DuckDB statement (bench/limit.py);
 - pandas: the same rankings from a straightforward pandas script (bench/pandas_impl.py).
 
 The three rankings are checked to agree on the first run. Reported values are medians over
 the runs. Everything is written under a scratch folder; the repo's warehouse and target/ are
-never touched.
+never touched. The `many` shape's taxonomy of 200 categories exists only in a scratch copy of
+the dbt project (its seeds get the extra rows), never in the project's own seeds.
 """
 
 from __future__ import annotations
@@ -31,17 +34,32 @@ import pandas as pd
 
 from bench import check
 from bench.measure import measure
+from bench.raw_layer import MANY_TAXONOMY, many_categories
 
 REPO = Path(__file__).resolve().parents[1]
 DBT = str(Path(sys.executable).parent / "dbt")
-SCALES = {"real": None, "10k": 10_000, "100k": 100_000, "1m": 1_000_000}
+# name -> (synthetic papers or None for the real ICLR 2026 data, shape)
+SCALES = {
+    "real": (None, "base"), "10k": (10_000, "base"), "100k": (100_000, "base"),
+    "1m": (1_000_000, "base"), "100k-ranked": (100_000, "ranked"),
+    "100k-many": (100_000, "many"), "1m-ranked": (1_000_000, "ranked"),
+    "1m-many": (1_000_000, "many"),
+}
 SQL_STATUS = re.compile(r"SQL status: .* in ([0-9.]+) seconds")
+# the models `dbt build` materializes as tables (views cost no time until a table reads them)
+TABLES = ["int_papers_categorized", "paper_rankings", "excluded_papers", "category_summary",
+          "expert_picks", "category_top_n", "label_agreement", "paper_score_history"]
+# what marts.paper_rankings needs: the shared table of categorized papers, then the ranking
+RANKING_PATH = ["int_papers_categorized", "paper_rankings"]
 
 COLUMNS = [
-    "scale", "papers", "reviews", "ranked", "runs",
-    "project_s", "project_dbt_elapsed_s", "project_sql_s", "export_s", "limit_s", "limit_sql_s",
-    "pandas_s", "project_over_limit", "project_sql_over_limit_sql", "pandas_over_project",
+    "scale", "shape", "papers", "reviews", "ranked", "categories", "runs",
+    "project_s", "project_dbt_elapsed_s", "project_sql_s", "models_s", "ranking_path_s",
+    "export_s", "limit_s", "limit_sql_s", "pandas_s",
+    "ranking_path_over_limit", "models_over_limit", "project_cpu_s", "dbt_noop_cpu_s",
+    "limit_cpu_s", "models_cpu_over_limit_cpu", "pandas_over_project",
     "project_rss_mb", "export_rss_mb", "limit_rss_mb", "pandas_rss_mb", "agree",
+    *[f"{model}_s" for model in TABLES],
 ]
 
 
@@ -50,10 +68,21 @@ class Scale:
     name: str
     papers: int | None  # None: the real ICLR 2026 data
     work: Path
+    shape: str = "base"
 
     @property
     def taxonomy(self) -> str:
-        return "iclr2026" if self.papers is None else "icml2026"
+        if self.papers is None:
+            return "iclr2026"
+        return MANY_TAXONOMY if self.shape == "many" else "icml2026"
+
+    @property
+    def project_dir(self) -> Path:
+        return scratch_project(self.work) if self.shape == "many" else REPO
+
+    @property
+    def seeds(self) -> Path:
+        return self.project_dir / "seeds"
 
     @property
     def db(self) -> Path:
@@ -80,12 +109,29 @@ class Runs:
         return statistics.median(self.values[key])
 
 
+def scratch_project(work: Path) -> Path:
+    """A copy of the dbt project whose taxonomy seed also holds the `many` shape's taxonomy."""
+    root = work / "project-many"
+    if not (root / "dbt_project.yml").exists():
+        shutil.rmtree(root, ignore_errors=True)
+        for folder in ("models", "macros", "seeds", "tests/generic"):
+            shutil.copytree(REPO / folder, root / folder)
+        shutil.copy2(REPO / "dbt_project.yml", root / "dbt_project.yml")
+        with (root / "seeds" / "taxonomies.csv").open("a", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            for order, category in enumerate([*many_categories(), "Other"], start=1):
+                slug = category.lower().replace(" ", "-")
+                writer.writerow([MANY_TAXONOMY, category, slug, category != "Other", True, order,
+                                 f"benchmark category {category}", "", ""])
+    return root
+
+
 def prepare(scale: Scale) -> None:
     if scale.db.exists():
         scale.db.unlink()
     command = [sys.executable, "-m", "bench.raw_layer", "--db", str(scale.db)]
     if scale.papers is not None:
-        command += ["--papers", str(scale.papers)]
+        command += ["--papers", str(scale.papers), "--shape", scale.shape, "--history"]
     measure(command, cwd=REPO, env=scale.env)
 
 
@@ -104,7 +150,8 @@ def dbt(scale: Scale, run: int, label: str, *args: str) -> tuple[list[str], Path
     logs = scale.work / "dbt" / scale.name / f"logs-{run}-{label}"
     shutil.rmtree(logs, ignore_errors=True)
     vars_ = f"{{taxonomy: {scale.taxonomy}}}"
-    command = [DBT, *args, "--vars", vars_, "--target-path", str(target), "--log-path", str(logs)]
+    command = [DBT, *args, "--vars", vars_, "--target-path", str(target), "--log-path", str(logs),
+               "--project-dir", str(scale.project_dir)]
     return command, target, logs
 
 
@@ -115,28 +162,34 @@ def sql_seconds(logs: Path) -> float:
 
 
 def project_build(scale: Scale, run: int, runs: Runs) -> None:
-    command, target, logs = dbt(scale, run, "build", "build", "--select", "+paper_rankings",
-                                "--exclude", "resource_type:test", "resource_type:unit_test")
-    result = measure(command, cwd=REPO, env=scale.env)
+    command, target, logs = dbt(scale, run, "build", "build", "--exclude", "resource_type:test",
+                                "resource_type:unit_test")
+    result = measure(command, cwd=REPO, env=dict(scale.env, PAPERRANK_DBT_THREADS="1"))
     results = json.loads((target / "run_results.json").read_text(encoding="utf-8"))
     runs.add("project_s", result.wall_s)
+    runs.add("project_cpu_s", result.cpu_s)
     runs.add("project_rss_mb", result.peak_rss_mb)
     runs.add("project_dbt_elapsed_s", results["elapsed_time"])
-    runs.add("project_nodes_s", sum(r["execution_time"] for r in results["results"]))
     runs.add("project_sql_s", sql_seconds(logs))
-    paper_rankings = [r for r in results["results"] if r["unique_id"].endswith(".paper_rankings")]
-    runs.add("paper_rankings_node_s", paper_rankings[0]["execution_time"])
+    seconds = {r["unique_id"]: r["execution_time"] for r in results["results"]}
+    models = {uid.split(".")[-1]: t for uid, t in seconds.items() if uid.startswith("model.")}
+    runs.add("models_s", sum(models.values()))
+    for model in TABLES:
+        runs.add(f"{model}_s", models[model])
+    runs.add("ranking_path_s", sum(models[m] for m in RANKING_PATH))
 
 
 def project_startup(scale: Scale, run: int, runs: Runs) -> None:
     """dbt's fixed cost: a run that selects nothing (start-up, parse, manifest, no SQL)."""
     command, _, _ = dbt(scale, run, "noop", "run", "--select", "tag:bench_selects_nothing")
-    runs.add("dbt_noop_s", measure(command, cwd=REPO, env=scale.env).wall_s)
+    result = measure(command, cwd=REPO, env=scale.env)
+    runs.add("dbt_noop_s", result.wall_s)
+    runs.add("dbt_noop_cpu_s", result.cpu_s)
 
 
 def project_build_with_tests(scale: Scale, run: int, runs: Runs) -> None:
     """The same build with its data and unit tests, for the record."""
-    command, _, logs = dbt(scale, run, "build-tests", "build", "--select", "+paper_rankings")
+    command, _, logs = dbt(scale, run, "build-tests", "build")
     result = measure(command, cwd=REPO, env=scale.env)
     runs.add("project_with_tests_s", result.wall_s)
     runs.add("project_with_tests_sql_s", sql_seconds(logs))
@@ -155,17 +208,19 @@ def project_export(scale: Scale, run: int, runs: Runs) -> None:
 
 def limit(scale: Scale, runs: Runs) -> None:
     command = [sys.executable, "-m", "bench.limit", "--db", str(scale.db),
-               "--taxonomy", scale.taxonomy]
+               "--taxonomy", scale.taxonomy, "--seeds", str(scale.seeds)]
     result = measure(command, cwd=REPO, env=scale.env)
+    report = json.loads(result.stdout.strip().splitlines()[-1])
     runs.add("limit_s", result.wall_s)
     runs.add("limit_rss_mb", result.peak_rss_mb)
-    runs.add("limit_sql_s", json.loads(result.stdout.strip().splitlines()[-1])["sql_seconds"])
+    runs.add("limit_sql_s", report["sql_seconds"])
+    runs.add("limit_cpu_s", report["cpu_seconds"])
 
 
 def pandas(scale: Scale, runs: Runs) -> Path:
     out = scale.work / "pandas" / f"{scale.name}.parquet"
     command = [sys.executable, "-m", "bench.pandas_impl", "--db", str(scale.db),
-               "--taxonomy", scale.taxonomy, "--out", str(out)]
+               "--taxonomy", scale.taxonomy, "--out", str(out), "--seeds", str(scale.seeds)]
     result = measure(command, cwd=REPO, env=scale.env)
     runs.add("pandas_s", result.wall_s)
     runs.add("pandas_rss_mb", result.peak_rss_mb)
@@ -200,8 +255,8 @@ def bench_scale(scale: Scale, n_runs: int, log=print) -> tuple[dict[str, object]
         project_export(scale, run, runs)
         limit(scale, runs)
         pandas_out = pandas(scale, runs)
+        project_startup(scale, run, runs)
         if scale.papers is None:
-            project_startup(scale, run, runs)
             project_build_with_tests(scale, run, runs)
         current = check.read_table(scale.db, "marts.paper_rankings")
         if run == 1:
@@ -215,24 +270,33 @@ def bench_scale(scale: Scale, n_runs: int, log=print) -> tuple[dict[str, object]
                 log(f"  [{scale.name}] run {run} vs run 1 of the project: {ties} near-tie "
                     f"swaps, {problems or 'no other difference'}")
         log(f"[{scale.name}] run {run}/{n_runs}: project {runs.values['project_s'][-1]:.2f}s "
-            f"(SQL {runs.values['project_sql_s'][-1]:.2f}s), export "
+            f"(models {runs.values['models_s'][-1]:.2f}s, ranking path "
+            f"{runs.values['ranking_path_s'][-1]:.2f}s), export "
             f"{runs.values['export_s'][-1]:.2f}s, limit {runs.values['limit_s'][-1]:.2f}s, "
             f"pandas {runs.values['pandas_s'][-1]:.2f}s; load {os.getloadavg()[0]:.2f}")
     m = runs.median
     row: dict[str, object] = {
         "scale": scale.name,
+        "shape": scale.shape,
         "papers": count(scale.db, "select count(*) from raw.papers where is_accepted"),
         "reviews": count(scale.db, "select count(*) from raw.reviews"),
         "ranked": count(scale.db, "select count(*) from marts.paper_rankings"),
+        "categories": count(scale.db, "select count(*) from (select distinct venue, category "
+                                      "from marts.paper_rankings)"),
         "runs": n_runs,
         "agree": agree,
     }
-    for key in ("project_s", "project_dbt_elapsed_s", "project_sql_s", "export_s", "limit_s",
-                "limit_sql_s", "pandas_s", "project_rss_mb", "export_rss_mb", "limit_rss_mb",
-                "pandas_rss_mb"):
+    for key in ("project_s", "project_dbt_elapsed_s", "project_sql_s", "models_s",
+                "ranking_path_s", "export_s", "limit_s", "limit_sql_s", "pandas_s",
+                "project_cpu_s", "dbt_noop_cpu_s", "limit_cpu_s", "project_rss_mb",
+                "export_rss_mb", "limit_rss_mb", "pandas_rss_mb",
+                *[f"{model}_s" for model in TABLES]):
         row[key] = round(m(key), 3 if key.endswith("_s") else 0)
-    row["project_over_limit"] = round(m("project_s") / m("limit_s"), 2)
-    row["project_sql_over_limit_sql"] = round(m("project_sql_s") / m("limit_sql_s"), 2)
+    row["ranking_path_over_limit"] = round(m("ranking_path_s") / m("limit_sql_s"), 2)
+    row["models_over_limit"] = round(m("models_s") / m("limit_sql_s"), 2)
+    # CPU seconds of the build's SQL: the dbt process tree minus a dbt run that does nothing
+    row["models_cpu_over_limit_cpu"] = round(
+        (m("project_cpu_s") - m("dbt_noop_cpu_s")) / m("limit_cpu_s"), 2)
     row["pandas_over_project"] = round(m("pandas_s") / m("project_s"), 2)
     return row, runs
 
@@ -247,7 +311,6 @@ def startup_split(runs: Runs) -> dict[str, float]:
         "startup": wall - elapsed,  # interpreter, imports, project parse, manifest, adapter
         "node_overhead": elapsed - sql,  # scheduling, compiling, materialization macros
         "sql": sql,  # DuckDB executing every statement dbt sent
-        "paper_rankings_node": runs.median("paper_rankings_node_s"),
         **{key: runs.median(f"{key}_s") for key in ("dbt_noop", "project_with_tests",
                                                     "project_with_tests_sql", "export_sql")
            if f"{key}_s" in runs.values},
@@ -255,19 +318,28 @@ def startup_split(runs: Runs) -> dict[str, float]:
 
 
 def render(rows: list[dict[str, object]]) -> str:
-    header = ("| scale | papers | reviews | ranked | project build s (SQL s) | export s "
-              "| limit s (SQL s) | pandas s | project/limit (SQL) | pandas/project "
-              "| peak RSS MB project / export / limit / pandas | agree |")
-    lines = [header, "|" + "---|" * 12]
+    """Two markdown tables: the build against the limit and pandas, then seconds per model."""
+    header = ("| scale | papers | reviews | ranked (categories) | build s (models s) "
+              "| ranking path s | limit s (SQL s) | ranking path / limit | models / limit "
+              "| models / limit, CPU | export s | pandas s "
+              "| peak RSS MB build / export / limit / pandas | agree |")
+    lines = [header, "|" + "---|" * 14]
     for r in rows:
         lines.append(
-            f"| {r['scale']} | {r['papers']:,} | {r['reviews']:,} | {r['ranked']:,} "
-            f"| {r['project_s']:.2f} ({r['project_sql_s']:.2f}) | {r['export_s']:.2f} "
-            f"| {r['limit_s']:.2f} ({r['limit_sql_s']:.2f}) | {r['pandas_s']:.2f} "
-            f"| {r['project_over_limit']:.2f} ({r['project_sql_over_limit_sql']:.2f}) "
-            f"| {r['pandas_over_project']:.2f} "
+            f"| {r['scale']} | {r['papers']:,} | {r['reviews']:,} "
+            f"| {r['ranked']:,} ({r['categories']}) "
+            f"| {r['project_s']:.2f} ({r['models_s']:.2f}) | {r['ranking_path_s']:.2f} "
+            f"| {r['limit_s']:.2f} ({r['limit_sql_s']:.2f}) "
+            f"| {r['ranking_path_over_limit']:.2f} | {r['models_over_limit']:.2f} "
+            f"| {r['models_cpu_over_limit_cpu']:.2f} | {r['export_s']:.2f} "
+            f"| {r['pandas_s']:.2f} "
             f"| {r['project_rss_mb']:.0f} / {r['export_rss_mb']:.0f} / {r['limit_rss_mb']:.0f} "
             f"/ {r['pandas_rss_mb']:.0f} | {r['agree']} |")
+    lines += ["", "| scale | limit SQL s | " + " | ".join(TABLES) + " |",
+              "|" + "---|" * (len(TABLES) + 2)]
+    for r in rows:
+        lines.append(f"| {r['scale']} | {r['limit_sql_s']:.2f} | "
+                     + " | ".join(f"{r[f'{model}_s']:.2f}" for model in TABLES) + " |")
     return "\n".join(lines)
 
 
@@ -284,8 +356,9 @@ def run(scales: list[str], n_runs: int, out: Path, work: Path, keep: bool = Fals
     rows: list[dict[str, object]] = []
     splits: dict[str, dict[str, float]] = {}
     for name in scales:
-        scale = Scale(name, SCALES[name], work)
-        count_runs = runs_1m if (name == "1m" and runs_1m) else n_runs
+        papers, shape = SCALES[name]
+        scale = Scale(name, papers, work, shape)
+        count_runs = runs_1m if (name.startswith("1m") and runs_1m) else n_runs
         row, runs = bench_scale(scale, count_runs, log=lambda text: print(text, flush=True))
         rows.append(row)
         splits[name] = startup_split(runs)
@@ -295,15 +368,15 @@ def run(scales: list[str], n_runs: int, out: Path, work: Path, keep: bool = Fals
     print()
     print(render(rows))
     print()
-    print("dbt build of the ranking models, where the time goes (medians, seconds):")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print("dbt build of every model, where the time goes (medians, seconds):")
     for name, split in splits.items():
-        print(f"  {name:>5}: wall {split['wall']:.2f} = start-up {split['startup']:.2f}"
-              f" + node overhead {split['node_overhead']:.2f} + SQL {split['sql']:.2f}"
-              f"  (paper_rankings node {split['paper_rankings_node']:.2f})")
-        if "dbt_noop" in split:
-            print(f"         a dbt run selecting nothing takes {split['dbt_noop']:.2f}; with its "
-                  f"tests the build takes {split['project_with_tests']:.2f} (SQL "
-                  f"{split['project_with_tests_sql']:.2f})")
+        print(f"  {name:>11}: wall {split['wall']:.2f} = start-up {split['startup']:.2f}"
+              f" + node overhead {split['node_overhead']:.2f} + SQL {split['sql']:.2f};"
+              f" a dbt run selecting nothing takes {split['dbt_noop']:.2f}")
+        if "project_with_tests" in split:
+            print(f"         with its tests the build takes {split['project_with_tests']:.2f} "
+                  f"(SQL {split['project_with_tests_sql']:.2f})")
         print(f"         export: SQL {split['export_sql']:.2f} of the run-operation's wall time")
     print(f"\nwrote {out}")
     return 0 if all(r["agree"] == "yes" for r in rows) else 1

@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ingest import warehouse
-from ingest.synthetic import Venue, generate
+from ingest.synthetic import DATASETS_AREA, Venue, generate
 
 REPO = Path(__file__).resolve().parents[1]
 ICLR_DIR = REPO.parent / "shared" / "data" / "iclr2026"
@@ -27,6 +27,18 @@ ICLR_LABELS = ICLR_DIR / "peer_llm_labels.parquet"
 ICLR_VENUE = "ICLR 2026"
 SYNTHETIC_SOURCE = "bench:synthetic"
 SYNTHETIC_MODEL = "synthetic-truth"
+
+# Data shapes of a synthetic venue. `base`: the generator's themes (5 ranked ICML categories
+# hold about 35% of the papers, the rest is Other, 8% datasets and benchmarks). `ranked`: few
+# large ranked categories holding about 77% of the papers (1 in 14 overridden as datasets and
+# benchmarks, about 15% Other). `many`: MANY_CATEGORIES small ranked categories of the bench
+# taxonomy MANY_TAXONOMY (about 85% of the papers ranked), which only the benchmark's scratch
+# copy of the seeds defines.
+SHAPES = ("base", "ranked", "many")
+ICML_RANKED = ("Agentic AI", "AI Systems", "Physical AI", "Healthcare & Life Sciences",
+               "Sustainable AI")
+MANY_TAXONOMY = "bench_many"
+MANY_CATEGORIES = 200
 
 
 def load_real(db: Path) -> None:
@@ -44,11 +56,53 @@ def load_real(db: Path) -> None:
 
 
 def write_synthetic(db: Path, n_papers: int, seed: int = 2026, venue: str = "SYNTH BENCH",
-                    taxonomy: str = "icml2026", history: bool = False) -> tuple[int, int]:
+                    taxonomy: str = "icml2026", history: bool = False,
+                    shape: str = "base") -> tuple[int, int]:
     """Generate a venue and write it into a fresh raw layer; returns (papers, reviews)."""
+    if shape not in SHAPES:
+        raise ValueError(f"unknown shape {shape!r}; choose from {', '.join(SHAPES)}")
     generated = generate(n_papers, seed=seed, venue=venue)
-    write_venue(db, generated, taxonomy=taxonomy, history=history)
+    write_venue(db, generated, taxonomy=MANY_TAXONOMY if shape == "many" else taxonomy,
+                history=history)
+    if shape != "base":
+        reshape(db, shape)
     return len(generated.papers), len(generated.reviews)
+
+
+def many_categories() -> list[str]:
+    """The ranked categories of the `many` shape's taxonomy."""
+    return [f"Topic {i:03d}" for i in range(1, MANY_CATEGORIES + 1)]
+
+
+def reshape(db: Path, shape: str) -> None:
+    """Relabel the written venue into `shape`, deterministically from each paper's id.
+
+    Reviews stay as generated; only the labels and the primary areas (which decide the
+    datasets-and-benchmarks override) change, so every shape ranks the same papers' scores.
+    """
+    number = "cast(regexp_extract(paper_id, '([0-9]+)$', 1) as bigint)"  # 1..n, from generate
+    bucket = f"({number} * 7919 % 1000)"
+    if shape == "ranked":
+        ranked = ", ".join("'" + c.replace("'", "''") + "'" for c in ICML_RANKED)
+        category = f"case when {bucket} < 850 then [{ranked}][1 + {bucket} % 5] else 'Other' end"
+    else:
+        category = (f"case when {bucket} < 920 then 'Topic ' || lpad(cast(1 + {bucket} * 7 % "
+                    f"{MANY_CATEGORIES} as varchar), 3, '0') else 'Other' end")
+    con = warehouse.connect(db)
+    try:
+        con.execute("begin transaction")
+        con.execute(f"update raw.paper_labels set category = {category}")
+        # 1 in 14 papers has the datasets-and-benchmarks primary area, the rest keep theirs
+        con.execute(f"""
+            update raw.papers set primary_area = case
+                when {number} % 14 = 0 then '{DATASETS_AREA}'
+                when primary_area = '{DATASETS_AREA}' then 'optimization'
+                else primary_area end
+        """)
+        con.execute("commit")
+        con.execute("checkpoint")
+    finally:
+        con.close()
 
 
 def write_venue(db: Path, venue: Venue, taxonomy: str = "icml2026",
@@ -114,12 +168,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--papers", type=int, help="synthetic papers; omit to load ICLR 2026")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--history", action="store_true", help="also fill raw.review_history")
+    parser.add_argument("--shape", choices=SHAPES, default="base",
+                        help="labels of the synthetic venue (see SHAPES; default base)")
     args = parser.parse_args(argv)
     if args.papers is None:
         load_real(args.db)
         print(f"loaded {ICLR_VENUE} into {args.db}")
     else:
-        papers, reviews = write_synthetic(args.db, args.papers, args.seed, history=args.history)
+        papers, reviews = write_synthetic(args.db, args.papers, args.seed,
+                                          history=args.history, shape=args.shape)
         print(f"wrote {papers} papers and {reviews} reviews into {args.db}")
     return 0
 

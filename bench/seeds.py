@@ -7,8 +7,9 @@ overrides as dbt, so they read the same CSVs rather than restating them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from ingest.method import ranking_signals, read_seed, seed_flag
+from ingest.method import SEEDS, ranking_signals, read_seed, seed_flag
 
 # The signals and their order in the composite, read from macros/ranking_signals.sql.
 SIGNALS = ranking_signals()
@@ -22,17 +23,21 @@ class Method:
     overrides: dict[str, str]  # lower(trim(primary_area)) -> category
 
 
-def load(taxonomy: str = "icml2026", weight_set: str = "article_2026") -> Method:
+def load(taxonomy: str = "icml2026", weight_set: str = "article_2026",
+         seeds: Path = SEEDS) -> Method:
+    """The method as the seed files in `seeds` define it (the benchmark's scratch copy may add
+    a taxonomy)."""
     weights = dict.fromkeys(SIGNALS, 0.0)
-    for row in read_seed("composite_weights"):
+    for row in read_seed("composite_weights", seeds / "composite_weights.csv"):
         if row["weight_set"] == weight_set:
             weights[row["signal"]] += float(row["weight"])
     ranked = {
-        row["category"]: row["slug"] for row in read_seed("taxonomies")
+        row["category"]: row["slug"] for row in read_seed("taxonomies", seeds / "taxonomies.csv")
         if row["taxonomy"] == taxonomy and seed_flag(row["is_ranked"])
     }
     overrides = {
         row["primary_area"].strip().lower(): row["category"]
-        for row in read_seed("primary_area_overrides") if row["taxonomy"] == taxonomy
+        for row in read_seed("primary_area_overrides", seeds / "primary_area_overrides.csv")
+        if row["taxonomy"] == taxonomy
     }
     return Method(taxonomy, weights, ranked, overrides)

@@ -168,6 +168,22 @@
     decimal(38, 0)
 {%- endmacro %}
 
+{#- The exact sum of whole numbers (BIGINT values) as a 128-bit integer. DuckDB's sum of a BIGINT is
+    a HUGEINT already; Spark's is a BIGINT, which would overflow (an error), so there the
+    values are summed as decimal(38, 0). Past 38 digits both engines raise an error (Spark
+    in ANSI mode, which profiles.yml sets), never a null or a wrapped sum. -#}
+{% macro sum_int128(expression) -%}
+    {{ return(adapter.dispatch('sum_int128', 'paperrank')(expression)) }}
+{%- endmacro %}
+
+{% macro default__sum_int128(expression) -%}
+    sum({{ expression }})
+{%- endmacro %}
+
+{% macro spark__sum_int128(expression) -%}
+    sum(cast({{ expression }} as decimal(38, 0)))
+{%- endmacro %}
+
 {#- A relation of the whole numbers 1..n in `column`. -#}
 {% macro integer_series(column, n) -%}
     {{ return(adapter.dispatch('integer_series', 'paperrank')(column, n)) }}
@@ -179,6 +195,36 @@
 
 {% macro spark__integer_series(column, n) -%}
     (select id as {{ column }} from range(1, {{ n }} + 1))
+{%- endmacro %}
+
+{#- A title's LaTeX as plain text, for reading (the title itself stays as the authors wrote it):
+    `\emph{fast}` -> `fast`, `$\alpha$-Nets` -> `alpha-Nets`, `\&` -> `&`, braces and dollar
+    signs dropped, runs of white space folded. Not a LaTeX renderer: a reading aid. -#}
+{% macro latex_to_text(column) -%}
+    {{ return(adapter.dispatch('latex_to_text', 'paperrank')(column)) }}
+{%- endmacro %}
+
+{% macro default__latex_to_text(column) -%}
+    trim(regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
+        {{ column }},
+        '\\[a-zA-Z]+\*?\{([^{}]*)\}', '\1', 'g'),
+        '\\([&%_#$])', '\1', 'g'),
+        '\\([a-zA-Z]+)', '\1', 'g'),
+        '[${}]', '', 'g'),
+        '\s+', ' ', 'g'))
+{%- endmacro %}
+
+{#- The same five replacements in Java's regular expressions: raw literals (r'...', so Spark
+    does not read the backslashes as escapes), `$1` for the group, every match replaced without
+    a flag, and RE2's `\s` spelled out (Java's also matches a vertical tab). -#}
+{% macro spark__latex_to_text(column) -%}
+    trim(regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
+        {{ column }},
+        r'\\[a-zA-Z]+\*?\{([^{}]*)\}', '$1'),
+        r'\\([&%_#$])', '$1'),
+        r'\\([a-zA-Z]+)', '$1'),
+        r'[${}]', ''),
+        r'[\t\n\f\r ]+', ' '))
 {%- endmacro %}
 
 {#- A relation (for `from`) of a seed's CSV file as it is on disk, every column text: the
@@ -211,6 +257,13 @@
 
 {% macro spark__timestamp_tz() -%}
     {{ return('timestamp') }}
+{%- endmacro %}
+
+{#- dbt-spark's escape_single_quotes (for unit test fixtures' text, among others) escapes
+    quotes but not backslashes, which Spark then reads as escapes (`\textbf` would become a tab
+    and `extbf`). This one escapes both, as spark__sql_string does. -#}
+{% macro spark__escape_single_quotes(expression) -%}
+    {{ expression | replace("\\", "\\\\") | replace("'", "\\'") }}
 {%- endmacro %}
 
 {#- dbt-spark's session seed loader pastes values into the statement unescaped: an

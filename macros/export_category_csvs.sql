@@ -91,6 +91,7 @@
         {'name': 'category_rank', 'kind': 'number'},
         {'name': 'paper_id', 'kind': 'text'},
         {'name': 'title', 'kind': 'text'},
+        {'name': 'title_plain', 'kind': 'text'},
         {'name': 'authors', 'kind': 'text'},
         {'name': 'category', 'kind': 'text'},
         {'name': 'venue', 'kind': 'text'},

@@ -83,12 +83,6 @@
     {{ return('bootstrap' if rows <= settings.row_budget else 'normal') }}
 {%- endmacro %}
 
-{#- The production order of a category's list (as paper_rankings): composite (equal to 12
-    decimals counts as a tie), then rating_mean, then paper_id. -#}
-{% macro ranking_order(composite, rating_mean='rating_mean', paper_id='paper_id') -%}
-    round({{ composite }}, 12) desc, {{ rating_mean }} desc nulls last, {{ paper_id }} asc
-{%- endmacro %}
-
 {#-
     The standard normal CDF, Phi(x), by Zelen & Severo's approximation (Abramowitz & Stegun
     26.2.17; absolute error below 7.5e-8), in portable SQL: engines lack erf.
@@ -105,18 +99,6 @@
             * (0.319381530 + {{ t }} * (-0.356563782 + {{ t }} * (1.781477937
                 + {{ t }} * (-1.821255978 + {{ t }} * 1.330274429))))
     end)
-{%- endmacro %}
-
-{#- One row of the weight set in force: w_<signal> for every ranking signal (0 if unweighted). -#}
-{% macro weight_columns(weights_relation) -%}
-    select
-    {%- for signal in ranking_signals() %}
-        coalesce(sum(weight) filter (where signal = '{{ signal }}'), 0) as w_{{ signal }},
-    {%- endfor %}
-        count(*) as weight_count
-
-    from {{ weights_relation }}
-    where weight_set = {{ sql_string(var('weight_set')) }}
 {%- endmacro %}
 
 {#- P(score > cutoff) for a score normal around `score` with standard error `se`; with se 0

@@ -8,9 +8,9 @@
         mean = sum(q) / n / 2^36,  sample var = (n sum(q^2) - sum(q)^2) / (n (n - 1)) / 2^72
         z    = (x - mean) / sqrt(var), and 0 where undefined (one value, zero spread, no value)
 
-    The grid 2^-36 (1.5e-11) moves no z-score by more than about 1e-10; sums are 128-bit, which
-    holds categories of up to about a million papers on scores up to 16 (int128(): HUGEINT on
-    DuckDB, where sum() of a BIGINT is a HUGEINT already; decimal(38, 0) on Spark).
+    The grid 2^-36 (1.5e-11) moves no z-score by more than about 1e-10; sums are 128-bit
+    (sum_int128 and int128 of macros/engine.sql), which holds categories of up to about a million
+    papers on scores up to 16.
     `columns` are carried through from `source`.
 -#}
 {% macro zscore_exact_ctes(name, source, partition_by, columns, signals) -%}
@@ -20,7 +20,7 @@
         {{ partition_by | join(', ') }},
     {%- for signal in signals %}
             count({{ signal }}) as n_{{ signal }},
-            sum({{ fixed_point36(signal) }}) as sum_{{ signal }},
+            {{ sum_int128(fixed_point36(signal)) }} as sum_{{ signal }},
             sum(cast({{ fixed_point36(signal) }} as {{ int128() }}) * {{ fixed_point36(signal) }})
                 as sumsq_{{ signal }} {%- if not loop.last %},{% endif %}
     {%- endfor %}

@@ -12,6 +12,11 @@
 {{ config(materialized='table') }}
 {%- set settings = rank_uncertainty_settings() -%}
 {%- set signals = ranking_signals() -%}
+{%- set terms = [] -%}
+{%- for signal in signals -%}
+    {%- do terms.append('numbered_scenarios.w_' ~ signal ~ ' * papers.z_' ~ signal) -%}
+{%- endfor -%}
+{%- set scenario_composite = terms | join(' + ') -%}
 
 with
 
@@ -208,10 +213,19 @@ numbered_scenarios as (
 
 ),
 
+-- only the columns the scenarios need: the marts' long texts stay out of the big cross join
 papers as (
 
     select
-        *,
+        venue,
+        category,
+        paper_id,
+        category_size,
+        category_rank,
+        rating_mean,
+        {%- for signal in signals %}
+            z_{{ signal }},
+        {%- endfor %}
         dense_rank() over (order by venue, category) as category_number,
         row_number() over (order by paper_id) as paper_number
 
@@ -228,9 +242,7 @@ scored as (
         papers.category_rank,
         papers.rating_mean,
         numbered_scenarios.scenario_number,
-        {% for signal in signals -%}
-            numbered_scenarios.w_{{ signal }} * papers.z_{{ signal }} {%- if not loop.last %} + {% endif %}
-        {%- endfor %} as scenario_composite
+        {{ scenario_composite }} as scenario_composite
 
     from papers
     cross join numbered_scenarios
@@ -241,16 +253,19 @@ scored as (
 -- are ranked: a paper whose composite is below every point top-N paper's composite in a
 -- scenario has N papers above it there. All kept papers rank above all dropped ones, so
 -- their ranks are exact; a dropped paper has no row for that scenario.
+-- (from the point top-N papers only, so that `scored`, papers x scenarios, is read once and
+-- streams instead of being held in memory)
 top_n_floors as (
 
     select
-        category_number,
-        scenario_number,
-        min(round(scenario_composite, 12)) as top_n_floor
+        papers.category_number,
+        numbered_scenarios.scenario_number,
+        min(round({{ scenario_composite }}, 12)) as top_n_floor
 
-    from scored
-    where category_rank <= {{ var('top_n') }}
-    group by category_number, scenario_number
+    from papers
+    cross join numbered_scenarios
+    where papers.category_rank <= {{ var('top_n') }}
+    group by papers.category_number, numbered_scenarios.scenario_number
 
 ),
 

@@ -1,3 +1,10 @@
+{#- A table, not a view like the other intermediate models: every mart reads it (paper_rankings,
+    excluded_papers, category_summary, expert_picks), so the reviews and labels are aggregated
+    once per build rather than once per mart. It carries each paper's signals for the ranking,
+    but not its long texts (title, authors, abstract, links): writing those for every accepted paper
+    costs more than the marts' joins to stg_raw__papers for the rows they show. -#}
+{{ config(materialized='table') }}
+
 {%- set venue = var('venue') -%}
 
 with
@@ -67,13 +74,8 @@ categorized as (
     select
         accepted.paper_id,
         accepted.venue,
-        accepted.title,
-        accepted.authors,
-        accepted.abstract,
         accepted.primary_area,
         accepted.status,
-        accepted.forum_url,
-        accepted.pdf_url,
         labels.category as label_category,
         labels.label_confidence,
         labels.label_rationale,
@@ -83,6 +85,9 @@ categorized as (
         taxonomy_overrides.override_reason,
         coalesce(taxonomy_overrides.override_category, labels.category) as category,
         coalesce(reviews.review_count, 0) as review_count,
+        {%- for signal in ranking_signals() %}
+            reviews.{{ signal }},
+        {%- endfor %}
         case
             when taxonomy_overrides.override_category is not null then 'primary_area_override'
             when labels.category is not null then 'label'

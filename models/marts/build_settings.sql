@@ -23,14 +23,7 @@ venues as (
 
 weight_set as (
 
-    select
-        {%- for signal in signals %}
-            coalesce(sum(weight) filter (where signal = '{{ signal }}'), 0) as weight_{{ signal }},
-        {%- endfor %}
-        count(*) as weight_count
-
-    from weights
-    where weight_set = {{ sql_string(var('weight_set')) }}
+    {{ weight_columns('weights') }}
 
 ),
 
@@ -44,7 +37,7 @@ final as (
         {{ sql_string(var('weight_set')) }} as weight_set,
         cast({{ var('top_n') | int }} as integer) as top_n,
         {%- for signal in signals %}
-            weight_set.weight_{{ signal }},
+            weight_set.w_{{ signal }} as weight_{{ signal }},
         {%- endfor %}
         {% if label_model is none -%}
             cast(null as string)

@@ -6,31 +6,44 @@ papers as (
 
 ),
 
+paper_texts as (
+
+    select * from {{ ref('stg_raw__papers') }}
+
+),
+
+excluded as (
+
+    select * from papers
+    where not is_ranked
+
+),
+
 final as (
 
     select
-        venue,
-        paper_id,
-        title,
-        authors,
-        abstract,
-        primary_area,
-        status,
-        category,
-        category_source,
-        label_category,
-        label_model,
-        label_rationale,
-        review_count,
-        exclusion_reason,
-        case exclusion_reason
+        excluded.venue,
+        excluded.paper_id,
+        paper_texts.title,
+        paper_texts.authors,
+        paper_texts.abstract,
+        excluded.primary_area,
+        excluded.status,
+        excluded.category,
+        excluded.category_source,
+        excluded.label_category,
+        excluded.label_model,
+        excluded.label_rationale,
+        excluded.review_count,
+        excluded.exclusion_reason,
+        case excluded.exclusion_reason
             when 'primary_area_override'
                 then
-                    'primary area "' || primary_area || '" is overridden into ' || category
-                    || ', which is not ranked: ' || override_reason
+                    'primary area "' || excluded.primary_area || '" is overridden into '
+                    || excluded.category || ', which is not ranked: ' || excluded.override_reason
             when 'category_not_ranked'
                 then
-                    'category ' || category || ' is not ranked in taxonomy '
+                    'category ' || excluded.category || ' is not ranked in taxonomy '
                     || {{ sql_string(var('taxonomy')) }}
             when 'no_label'
                 then
@@ -38,14 +51,15 @@ final as (
                     || ' (run python -m classify run or import labels)'
             when 'unknown_category'
                 then
-                    'label ' || category || ' is not a category of taxonomy '
+                    'label ' || excluded.category || ' is not a category of taxonomy '
                     || {{ sql_string(var('taxonomy')) }}
             when 'no_reviews'
                 then 'no official reviews loaded, so there is nothing to rank it by'
         end as exclusion_detail
 
-    from papers
-    where not is_ranked
+    from excluded
+    inner join paper_texts
+        on excluded.paper_id = paper_texts.paper_id
 
 )
 

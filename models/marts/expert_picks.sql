@@ -18,6 +18,12 @@ papers as (
 
 ),
 
+paper_texts as (
+
+    select * from {{ ref('stg_raw__papers') }}
+
+),
+
 excluded as (
 
     select * from {{ ref('excluded_papers') }}
@@ -50,9 +56,9 @@ final as (
         counted_selections.category as selected_category,
         counted_selections.note,
         counted_selections.expert_count,
-        papers.title,
-        papers.authors,
-        papers.abstract,
+        paper_texts.title,
+        paper_texts.authors,
+        paper_texts.abstract,
         papers.label_rationale,
         papers.category as paper_category,
         rankings.category_rank,
@@ -82,6 +88,8 @@ final as (
     from counted_selections
     left join papers
         on counted_selections.paper_id = papers.paper_id
+    left join paper_texts
+        on papers.paper_id = paper_texts.paper_id
     left join rankings
         on counted_selections.paper_id = rankings.paper_id
     left join excluded

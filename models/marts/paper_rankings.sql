@@ -1,5 +1,4 @@
 {%- set signals = ranking_signals() -%}
-{%- set category_window = 'venue, category' -%}
 
 with
 
@@ -9,9 +8,9 @@ papers as (
 
 ),
 
-signals as (
+paper_texts as (
 
-    select * from {{ ref('int_reviews_aggregated') }}
+    select * from {{ ref('stg_raw__papers') }}
 
 ),
 
@@ -23,58 +22,65 @@ weights as (
 
 weight_set as (
 
-    select
-        {%- for signal in signals %}
-            coalesce(sum(weight) filter (where signal = '{{ signal }}'), 0) as w_{{ signal }},
-        {%- endfor %}
-        count(*) as weight_count
-
-    from weights
-    where weight_set = {{ sql_string(var('weight_set')) }}
+    {{ weight_columns('weights') }}
 
 ),
 
 ranked_papers as (
 
     select
-        papers.venue,
-        papers.paper_id,
-        papers.title,
-        papers.authors,
-        papers.abstract,
-        papers.category,
-        papers.category_slug,
-        papers.category_source,
-        papers.label_model,
-        papers.label_prompt_hash,
-        papers.label_confidence,
-        papers.label_rationale,
-        papers.primary_area,
-        papers.status,
-        papers.forum_url,
-        papers.pdf_url,
-        signals.review_count,
+        venue,
+        paper_id,
+        category,
+        category_slug,
+        category_source,
+        label_model,
+        label_prompt_hash,
+        label_confidence,
+        label_rationale,
+        primary_area,
+        status,
+        review_count,
         {%- for signal in signals %}
-            signals.{{ signal }} {%- if not loop.last %},{% endif %}
+            {{ signal }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from papers
-    inner join signals
-        on papers.paper_id = signals.paper_id
-    where papers.is_ranked
+    where is_ranked
+
+),
+
+-- exact per-category sums (see macros/zscore.sql): the z-scores come out bit-for-bit the
+-- same whatever order the rows arrive in, so on every run and with any number of threads
+category_sums as (
+
+    select
+        venue,
+        category,
+        {%- for signal in signals %}
+            {{ zscore_sums(signal) }},
+        {%- endfor %}
+        count(*) as category_size
+
+    from ranked_papers
+    group by venue, category
 
 ),
 
 standardized as (
 
     select
-        *,
+        ranked_papers.*,
         {%- for signal in signals %}
-            {{ zscore(signal, category_window, 'paper_id') }} as z_{{ signal }},
+            {{ zscore_from_sums('ranked_papers.' ~ signal, 'category_sums', signal) }} as z_{{ signal }},
         {%- endfor %}
-        count(*) over (partition by {{ category_window }}) as category_size
+        category_sums.category_size
 
     from ranked_papers
+    inner join category_sums
+        on
+            ranked_papers.venue = category_sums.venue
+            and ranked_papers.category = category_sums.category
 
 ),
 
@@ -104,19 +110,58 @@ scored as (
 
 ),
 
-final as (
+ranked as (
 
     select
         *,
-        -- rounded so that papers with the same scores in another review order (which move
-        -- the composite in the 16th digit) tie, and the documented tie-breakers decide
         row_number() over (
-            partition by {{ category_window }}
-            order by round(local_top_overall, 12) desc, rating_mean desc nulls last, paper_id asc
-        ) as category_rank,
-        category_rank <= {{ var('top_n') }} as is_top_n
+            partition by venue, category
+            order by {{ ranking_order('local_top_overall') }}
+        ) as category_rank
 
     from scored
+
+),
+
+-- titles, authors, abstracts and links join last, so the sort above does not carry them
+final as (
+
+    select
+        ranked.venue,
+        ranked.paper_id,
+        paper_texts.title,
+        paper_texts.title_plain,
+        paper_texts.authors,
+        paper_texts.abstract,
+        ranked.category,
+        ranked.category_slug,
+        ranked.category_source,
+        ranked.label_model,
+        ranked.label_prompt_hash,
+        ranked.label_confidence,
+        ranked.label_rationale,
+        ranked.primary_area,
+        ranked.status,
+        paper_texts.forum_url,
+        paper_texts.pdf_url,
+        ranked.review_count,
+        {%- for signal in signals %}
+            ranked.{{ signal }},
+        {%- endfor %}
+        {%- for signal in signals %}
+            ranked.z_{{ signal }},
+        {%- endfor %}
+        ranked.category_size,
+        {%- for signal in signals %}
+            ranked.{{ signal }}_term,
+        {%- endfor %}
+        ranked.local_top_overall,
+        ranked.category_rank,
+        ranked.category_rank <= {{ var('top_n') }} as is_top_n
+
+    from ranked
+    inner join paper_texts
+        on ranked.paper_id = paper_texts.paper_id
 
 )
 

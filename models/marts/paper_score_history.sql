@@ -22,7 +22,7 @@ per_snapshot as (
         avg(contribution) as contribution_mean,
         avg(soundness) as soundness_mean,
         avg(confidence) as confidence_mean,
-        stddev_pop(rating) as rating_std
+        {{ rating_std('rating') }} as rating_std
 
     from history
     group by paper_id, snapshot_at

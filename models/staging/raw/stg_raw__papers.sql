@@ -23,7 +23,8 @@ renamed as (
         source as loaded_from,
         snapshot_at,
         loaded_at,
-        lower(trim(primary_area)) as primary_area_key
+        lower(trim(primary_area)) as primary_area_key,
+        {{ latex_to_text('title') }} as title_plain
 
     from source
 
