@@ -25,7 +25,8 @@ scenario_counts as (
 ),
 
 -- a paper has a row for every scenario unless it was left out of one far from the top-N
--- (large categories): then its rank percentiles and worst rank are unknown (null)
+-- (large categories): then its rank percentiles and worst rank are unknown (null); the
+-- percentiles are bigint, as on DuckDB (Spark's percentile_disc returns a double)
 per_paper as (
 
     select
@@ -36,10 +37,14 @@ per_paper as (
             where reweighted.scenario_kind = 'dirichlet' and reweighted.scenario_rank <= {{ top_n }}
         )
             as top_n_draws,
-        percentile_disc(0.05) within group (order by reweighted.scenario_rank)
-        filter (where reweighted.scenario_kind = 'dirichlet') as weight_rank_p05,
-        percentile_disc(0.95) within group (order by reweighted.scenario_rank)
-        filter (where reweighted.scenario_kind = 'dirichlet') as weight_rank_p95,
+        cast(
+            percentile_disc(0.05) within group (order by reweighted.scenario_rank)
+            filter (where reweighted.scenario_kind = 'dirichlet') as bigint
+        ) as weight_rank_p05,
+        cast(
+            percentile_disc(0.95) within group (order by reweighted.scenario_rank)
+            filter (where reweighted.scenario_kind = 'dirichlet') as bigint
+        ) as weight_rank_p95,
         min(reweighted.scenario_rank) filter (where reweighted.scenario_kind = 'leave_one_out')
             as leave_one_out_best_rank,
         max(reweighted.scenario_rank) filter (where reweighted.scenario_kind = 'leave_one_out')
