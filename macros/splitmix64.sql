@@ -77,3 +77,21 @@
 
 )
 {%- endmacro %}
+
+{#-
+    mix64(seed) as a one-row CTE chain named `name`, with the column `random_bits`: the
+    seed's own stream state, which every per-key stream of a model xors with its key
+    (state(seed, k) above). One home for it, so the bootstrap and the weight draws cannot
+    derive their streams from the seed in two different ways.
+-#}
+{% macro mixed_seed_ctes(name, seed) -%}
+    {{ name }}_seed as (
+
+    select
+        {{ uint64(seed) }} as stream_state,
+        0 as stream_position
+
+),
+
+{{ splitmix64_ctes(name, name ~ '_seed', ['stream_position']) }}
+{%- endmacro %}

@@ -47,15 +47,7 @@ papers as (
 
 ),
 
-seed as (
-
-    select
-        {{ uint64(settings.seed) }} as stream_state,
-        0 as stream_position
-
-),
-
-{{ splitmix64_ctes('seed_mixed', 'seed', ['stream_position']) }},
+{{ mixed_seed_ctes('seed_mixed', settings.seed) }},
 
 -- every review of a ranked paper, numbered 1..n within its paper in review_id order
 numbered_reviews as (

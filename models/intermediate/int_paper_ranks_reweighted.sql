@@ -82,15 +82,7 @@ leave_one_out as (
 
 ),
 
-seed as (
-
-    select
-        {{ uint64(settings.seed) }} as stream_state,
-        0 as stream_position
-
-),
-
-{{ splitmix64_ctes('seed_mixed', 'seed', ['stream_position']) }},
+{{ mixed_seed_ctes('seed_mixed', settings.seed) }},
 
 draws as (
 
