@@ -112,6 +112,18 @@
     end
 {%- endmacro %}
 
+{#- d/dt of normal_tail(score, t, se) with the sign turned: the normal density at
+    (score - t) / se, over se (0 when se is 0: a certain score has no slope). Newton's step
+    for the normal method's cutoff divides by its sum. -#}
+{% macro normal_density_over_se(score, cutoff, se) -%}
+    case
+        when {{ se }} > 0
+            then 0.3989422804014327 * exp(-0.5 * (({{ score }} - {{ cutoff }}) / {{ se }})
+                * (({{ score }} - {{ cutoff }}) / {{ se }})) / {{ se }}
+        else 0.0
+    end
+{%- endmacro %}
+
 {#- sum(x) for doubles of magnitude below 1e6 that does not depend on row order or thread
     count: each value is rounded to 12 decimals and the decimals are summed exactly. -#}
 {% macro order_free_sum(x) -%}

@@ -1,14 +1,20 @@
 {#-
     The closed-form (normal) rank uncertainty. A paper's composite is taken as normal around
     its point value s with its standard error se (int_composite_errors_estimated). Per category
-    the cutoff t solves sum_i Phi((s_i - t) / se_i) = min(N, size) (the expected number of
-    papers above t is N), by a 16-way search unrolled over 13 steps (16^13 = 4.5e15); then
-    P(top-N) = Phi((s - t) / se), rounded to 6 decimals (Phi's approximation is good to 1e-7).
+    the cutoff t solves f(t) = sum_i Phi((s_i - t) / se_i) - min(N, size) = 0 (the expected
+    number of papers above t is N). f falls as t rises, so the root is found by Newton's method
+    kept inside a bracket: it starts halfway between the N-th and (N+1)-th point composites
+    (exact when every se is 0), each step evaluates f and its slope once per paper, narrows the
+    bracket [lower, upper] to the side of the root, and takes the Newton step when it stays in
+    the bracket, else the bracket's middle. It reaches machine precision in 4-6 steps on real
+    and synthetic venues; 12 steps are unrolled. (A 16-way grid search to the same
+    precision cost 195 evaluations per paper instead of 12, and 13x the time at 1M papers.)
+    Then P(top-N) = Phi((s - t) / se), rounded to 6 decimals (Phi's approximation is good to
+    1e-7); category_rank_stability tests that the P sum to min(N, size).
     Rank interval: the rank the paper would take if its composite moved to s -/+ 1.645 se with
     the other papers at their point composites.
 -#}
-{%- set grid_points = 16 -%}
-{%- set iterations = 13 -%}
+{%- set iterations = 12 -%}
 {%- set z95 = 1.6448536269514722 -%}
 {%- set top_n = var('top_n') -%}
 
@@ -27,49 +33,67 @@ bracket_0 as (
         category,
         least(count(*), {{ top_n }}) as target_papers,
         min(local_top_overall) - 10 * max(composite_se) - 1 as lower_bound,
-        max(local_top_overall) + 10 * max(composite_se) + 1 as upper_bound
+        max(local_top_overall) + 10 * max(composite_se) + 1 as upper_bound,
+        coalesce(
+            (
+                min(local_top_overall) filter (where category_rank <= {{ top_n }})
+                + max(local_top_overall) filter (where category_rank > {{ top_n }})
+            ) / 2,
+            min(local_top_overall)
+        ) as cutoff
 
     from papers
     group by venue, category
 
 ),
 
-grid as (
-
-    select * from {{ integer_series('grid_point', grid_points - 1) }}
-
-),
-
 {% for step in range(1, iterations + 1) -%}
--- step {{ step }}: the bracket cut into {{ grid_points }}; keep the piece where f crosses the target
+-- step {{ step }}: f and its slope at the cutoff, then the bracket's side and the next cutoff
     evaluated_{{ step }} as (
 
         select
             bracket.venue,
             bracket.category,
-            bracket.target_papers,
-            bracket.lower_bound,
-            bracket.upper_bound,
-            bracket.grid_value,
-            sum({{ normal_tail('papers.local_top_overall', 'bracket.grid_value', 'papers.composite_se') }})
-                as expected_above
+            sum({{ normal_tail('papers.local_top_overall', 'bracket.cutoff', 'papers.composite_se') }})
+                as expected_above,
+            sum({{ normal_density_over_se(
+                'papers.local_top_overall', 'bracket.cutoff', 'papers.composite_se'
+            ) }}) as slope
 
-        from (
-            select
-                bracket_{{ step - 1 }}.*,
-                bracket_{{ step - 1 }}.lower_bound
-                + (bracket_{{ step - 1 }}.upper_bound - bracket_{{ step - 1 }}.lower_bound)
-                * grid.grid_point / {{ grid_points }} as grid_value
-            from bracket_{{ step - 1 }}
-            cross join grid
-        ) as bracket
+        from bracket_{{ step - 1 }} as bracket
         inner join papers
             on
                 bracket.venue = papers.venue
                 and bracket.category = papers.category
-        group by
-            bracket.venue, bracket.category, bracket.target_papers, bracket.lower_bound,
-            bracket.upper_bound, bracket.grid_value
+        group by bracket.venue, bracket.category
+
+    ),
+
+    narrowed_{{ step }} as (
+
+        select
+            bracket.venue,
+            bracket.category,
+            bracket.target_papers,
+            bracket.cutoff,
+            evaluated.expected_above,
+            case
+                when evaluated.expected_above > bracket.target_papers then bracket.cutoff
+                else bracket.lower_bound
+            end as lower_bound,
+            case
+                when evaluated.expected_above <= bracket.target_papers then bracket.cutoff
+                else bracket.upper_bound
+            end as upper_bound,
+            bracket.cutoff
+            + (evaluated.expected_above - bracket.target_papers) / nullif(evaluated.slope, 0)
+                as newton_cutoff
+
+        from bracket_{{ step - 1 }} as bracket
+        inner join evaluated_{{ step }} as evaluated
+            on
+                bracket.venue = evaluated.venue
+                and bracket.category = evaluated.category
 
     ),
 
@@ -79,13 +103,15 @@ grid as (
             venue,
             category,
             target_papers,
-            coalesce(max(grid_value) filter (where expected_above > target_papers), min(lower_bound))
-                as lower_bound,
-            coalesce(min(grid_value) filter (where expected_above <= target_papers), min(upper_bound))
-                as upper_bound
+            lower_bound,
+            upper_bound,
+            case
+                when expected_above = target_papers then cutoff
+                when newton_cutoff between lower_bound and upper_bound then newton_cutoff
+                else (lower_bound + upper_bound) / 2
+            end as cutoff
 
-        from evaluated_{{ step }}
-        group by venue, category, target_papers
+        from narrowed_{{ step }}
 
     ),
 
@@ -96,7 +122,7 @@ cutoffs as (
     select
         venue,
         category,
-        (lower_bound + upper_bound) / 2 as cutoff
+        cutoff
 
     from bracket_{{ iterations }}
 
