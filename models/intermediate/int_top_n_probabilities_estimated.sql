@@ -49,11 +49,17 @@ bracket_0 as (
 
 {% for step in range(1, iterations + 1) -%}
 -- step {{ step }}: f and its slope at the cutoff, then the bracket's side and the next cutoff
+-- (each step reads the step before once: Spark copies a CTE into every reader, so two reads
+-- per step would plan 2^{{ iterations }} copies of the first)
     evaluated_{{ step }} as (
 
         select
             bracket.venue,
             bracket.category,
+            bracket.target_papers,
+            bracket.lower_bound,
+            bracket.upper_bound,
+            bracket.cutoff,
             sum({{ normal_tail('papers.local_top_overall', 'bracket.cutoff', 'papers.composite_se') }})
                 as expected_above,
             sum({{ normal_density_over_se(
@@ -65,35 +71,31 @@ bracket_0 as (
             on
                 bracket.venue = papers.venue
                 and bracket.category = papers.category
-        group by bracket.venue, bracket.category
+        group by
+            bracket.venue, bracket.category, bracket.target_papers, bracket.lower_bound,
+            bracket.upper_bound, bracket.cutoff
 
     ),
 
     narrowed_{{ step }} as (
 
         select
-            bracket.venue,
-            bracket.category,
-            bracket.target_papers,
-            bracket.cutoff,
-            evaluated.expected_above,
+            venue,
+            category,
+            target_papers,
+            cutoff,
+            expected_above,
             case
-                when evaluated.expected_above > bracket.target_papers then bracket.cutoff
-                else bracket.lower_bound
+                when expected_above > target_papers then cutoff
+                else lower_bound
             end as lower_bound,
             case
-                when evaluated.expected_above <= bracket.target_papers then bracket.cutoff
-                else bracket.upper_bound
+                when expected_above <= target_papers then cutoff
+                else upper_bound
             end as upper_bound,
-            bracket.cutoff
-            + (evaluated.expected_above - bracket.target_papers) / nullif(evaluated.slope, 0)
-                as newton_cutoff
+            cutoff + (expected_above - target_papers) / nullif(slope, 0) as newton_cutoff
 
-        from bracket_{{ step - 1 }} as bracket
-        inner join evaluated_{{ step }} as evaluated
-            on
-                bracket.venue = evaluated.venue
-                and bracket.category = evaluated.category
+        from evaluated_{{ step }}
 
     ),
 

@@ -161,6 +161,26 @@ def test_every_mart_agrees(built: dict[str, Project]) -> None:
             assert (duck[column].isna() == spark[column].isna()).all(), (name, column)
 
 
+def test_normal_method_agrees(built: dict[str, Project], spark: Path) -> None:
+    """The closed-form rank uncertainty (the method for venues too big to redraw) is built on
+    every run, whichever method the marts use: its Newton-solved cutoffs and P(top-N) agree."""
+    sql = ("select venue, paper_id, cutoff, p_top_n, cast(rank_p05 as bigint) as rank_p05, "
+           "cast(rank_p95 as bigint) as rank_p95 "
+           "from intermediate.int_top_n_probabilities_estimated order by venue, paper_id")
+    con = duckdb.connect(str(built["duckdb"].db), read_only=True)
+    try:
+        duck = con.execute(sql).df()
+    finally:
+        con.close()
+    on_spark = marts_connection(spark, ("intermediate",)).execute(sql).df()
+    assert len(duck) == 1657
+    pd.testing.assert_frame_equal(duck[["venue", "paper_id", "rank_p05", "rank_p95"]],
+                                  on_spark[["venue", "paper_id", "rank_p05", "rank_p95"]])
+    for column in ("cutoff", "p_top_n"):
+        assert (duck[column] - on_spark[column]).abs().max() <= 1e-12, column
+    assert ((duck["p_top_n"] > 0) & (duck["p_top_n"] < 1)).any()  # some places are uncertain
+
+
 def read_csv(path: Path) -> list[list[str]]:
     with path.open(newline="", encoding="utf-8") as handle:
         return list(csv.reader(handle))
