@@ -141,7 +141,11 @@ lint: setup
 	$(BIN)/ruff check ingest classify quality bench report pipeline engines sqlfluff_context tests/python
 	$(BIN)/sqlfluff lint models macros tests/generic
 
-test: setup lint
+# Where Java is installed, `make test` also installs the Spark extra, so that it runs every test;
+# without Java the Spark tests skip and say why (.ci/run installs Java first).
+HAVE_JAVA := $(shell command -v java >/dev/null 2>&1 && echo yes)
+
+test: setup lint $(if $(HAVE_JAVA),setup-spark)
 	$(BIN)/pytest
 
 docs: setup
