@@ -151,7 +151,7 @@ probabilities as (
 
 ),
 
--- the composites the interval's ends stand at, sorted in among the papers' grid_value composites
+-- the composites the interval's ends stand at, sorted in among the papers' point composites
 points as (
 
     select
@@ -160,37 +160,27 @@ points as (
         paper_id,
         local_top_overall as composite,
         1 as is_paper,
-        'grid_value' as point_kind
+        'paper' as point_kind
 
     from papers
+    {%- for end, sign in [('best', '+'), ('worst', '-')] %}
 
-    union all
+        union all
 
-    select
-        venue,
-        category,
-        paper_id,
-        local_top_overall + {{ z95 }} * composite_se as composite,
-        0 as is_paper,
-        'best' as point_kind
+        select
+            venue,
+            category,
+            paper_id,
+            local_top_overall {{ sign }} {{ z95 }} * composite_se as composite,
+            0 as is_paper,
+            '{{ end }}' as point_kind
 
-    from papers
-
-    union all
-
-    select
-        venue,
-        category,
-        paper_id,
-        local_top_overall - {{ z95 }} * composite_se as composite,
-        0 as is_paper,
-        'worst' as point_kind
-
-    from papers
+        from papers
+    {%- endfor %}
 
 ),
 
--- papers strictly above each grid_value (a grid_value sorts before papers of equal composite)
+-- papers strictly above each interval end (an end sorts before papers of equal composite)
 counted as (
 
     select
@@ -210,7 +200,7 @@ interval_ends as (
     select
         paper_id,
         min(case when point_kind = 'best' then papers_above end) + 1 as best_rank,
-        -- the paper itself sits above its own worst grid_value when se > 0
+        -- the paper itself sits above its own worst end when se > 0
         min(case when point_kind = 'worst' then papers_above end) as worst_papers_above
 
     from counted
