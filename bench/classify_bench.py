@@ -1,4 +1,4 @@
-"""Benchmark `python -m classify run` against a local endpoint that answers after a fixed delay.
+"""Benchmark `python -m paperrank.classify run` against a local endpoint that answers after a fixed delay.
 
     python -m bench.classify_bench                       # 6,352 papers, 1 s answers, c=16,32,64
     python -m bench.classify_bench --papers 500 --concurrency 8 16
@@ -32,7 +32,7 @@ ABSTRACT = (
 
 
 def seed(db: Path, papers: int) -> None:
-    from ingest.warehouse import Batch, connect, write_batch
+    from paperrank.core.warehouse import Batch, connect, write_batch
 
     rows = [
         {"paper_id": f"bench{i:05d}", "venue": "Bench 2026", "title": f"Benchmark paper {i}",
@@ -49,7 +49,7 @@ def seed(db: Path, papers: int) -> None:
 
 
 def one_run(base_url: str, concurrency: int, taxonomy: str):
-    from classify import runner
+    from paperrank.classify import runner
 
     parser = argparse.ArgumentParser()
     runner.add_arguments(parser)

@@ -5,7 +5,7 @@ run measures, in fresh processes:
 
 - build: `dbt build` with the ranking's vars (every model, seed, data and unit test), what
   `make build` runs;
-- rank: `python -m pipeline rank`, what `make rank` runs: raw checks, the same dbt build,
+- rank: `python -m paperrank.pipeline rank`, what `make rank` runs: raw checks, the same dbt build,
   mart checks, the marts-agree check, publish, export, in one process.
 
 It prints the medians, the ratio (issue 11's target: rank within 2x of build) and where the
@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from bench.measure import measure
-from pipeline.settings import Settings
+from paperrank.pipeline.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
 STEP = re.compile(r"\[\d+/\d+\] (.+?) \.\.\. ok \(([0-9.]+) s\)")
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     builds, ranks, steps = [], [], {}
     for run in range(args.runs):
         builds.append(measure([dbt, "build", "--vars", VARS, "--no-use-colors"], cwd=REPO, env=env).wall_s)
-        result = measure([sys.executable, "-m", "pipeline", "rank", "--taxonomy", "iclr2026",
+        result = measure([sys.executable, "-m", "paperrank.pipeline", "rank", "--taxonomy", "iclr2026",
                           "--export-dir", str(work / "exports"), "--log", str(work / "rank.log")],
                          cwd=REPO, env=env)
         ranks.append(result.wall_s)

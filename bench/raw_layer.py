@@ -1,7 +1,7 @@
 """Raw layers for the ranking benchmark: the real ICLR 2026 data or a synthetic venue.
 
-The real data goes through the project's own loaders (`python -m ingest file`, `python -m
-classify import`), exactly as an operator loads it. A synthetic venue of any size is written
+The real data goes through the project's own loaders (`python -m paperrank.ingest file`, `python -m
+paperrank.classify import`), exactly as an operator loads it. A synthetic venue of any size is written
 straight into the raw tables with bulk SQL (the loaders hash every row in Python, which is
 too slow for a million papers); every NOT NULL column of the raw contract is filled, the record
 hash is an md5 computed by DuckDB.
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ingest import warehouse
-from ingest.synthetic import DATASETS_AREA, Venue, generate
+from paperrank.core import warehouse
+from paperrank.ingest.synthetic import DATASETS_AREA, Venue, generate
 
 REPO = Path(__file__).resolve().parents[1]
 ICLR_DIR = REPO.parent / "shared" / "data" / "iclr2026"

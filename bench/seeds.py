@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.method import SEEDS, ranking_signals, read_seed, seed_flag
+from paperrank.core.seeds import SEEDS, ranking_signals, read_seed, seed_flag
 
 # The signals and their order in the composite, read from macros/ranking_signals.sql.
 SIGNALS = ranking_signals()

@@ -83,7 +83,7 @@
     {%- if labels is none or papers is none -%}
         {{ exceptions.raise_compiler_error(
             'the warehouse ' ~ target.path ~ ' has no raw layer; load papers and labels first '
-            ~ '(python -m ingest ..., python -m classify ...)') }}
+            ~ '(python -m paperrank.ingest ..., python -m paperrank.classify ...)') }}
     {%- endif -%}
     {%- set counts = run_query(
         'select taxonomy, count(distinct paper_id) from ' ~ labels ~ ' group by taxonomy order by 1').rows -%}
@@ -92,7 +92,7 @@
         {{ exceptions.raise_compiler_error(
             'taxonomy ' ~ var('taxonomy') ~ ' has no labels in raw.paper_labels, so every mart would be '
             ~ 'empty; taxonomies with labels: ' ~ (labelled | join(', ') or 'none')
-            ~ ' (label papers with python -m classify run|import --taxonomy ' ~ var('taxonomy') ~ ')') }}
+            ~ ' (label papers with python -m paperrank.classify run|import --taxonomy ' ~ var('taxonomy') ~ ')') }}
     {%- endif -%}
     {%- if var('label_model') is not none -%}
         {%- set models = run_query(

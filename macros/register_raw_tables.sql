@@ -2,7 +2,7 @@
     dbt run-operation register_raw_tables --target spark --args '{location: /abs/raw_export, tables: [papers, reviews]}'
 
     Registers Parquet folders `<location>/<table>/` as the tables raw.<table> of a Spark
-    catalog, so the `raw` sources resolve there as they do in DuckDB. `python -m engines
+    catalog, so the `raw` sources resolve there as they do in DuckDB. `python -m paperrank.engines
     spark-raw` exports the DuckDB raw layer to those folders and runs this. A table is
     dropped and registered again each time (dropping an external table keeps its files), so
     Spark never serves a stale file listing.

@@ -48,7 +48,7 @@ final as (
             when 'no_label'
                 then
                     'no label for taxonomy ' || {{ sql_string(var('taxonomy')) }}
-                    || ' (run python -m classify run or import labels)'
+                    || ' (run python -m paperrank.classify run or import labels)'
             when 'unknown_category'
                 then
                     'label ' || excluded.category || ' is not a category of taxonomy '

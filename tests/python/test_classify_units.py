@@ -9,13 +9,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from classify.backends import Redactor, retry_after_seconds, safe_url
-from classify.config import load_config
-from classify.evaluate import accuracy, cohens_kappa, confusion_matrix
-from classify.keywords import KeywordRules, build_rules
-from classify.prompt import build_prompt, escape_paper_text
-from classify.schema import InvalidAnswer, parse_answer
-from classify.taxonomy import load_taxonomy
+from paperrank.classify.backends import Redactor, retry_after_seconds, safe_url
+from paperrank.classify.config import load_config
+from paperrank.classify.evaluate import accuracy, cohens_kappa, confusion_matrix
+from paperrank.classify.keywords import KeywordRules, build_rules
+from paperrank.classify.prompt import build_prompt, escape_paper_text
+from paperrank.classify.schema import InvalidAnswer, parse_answer
+from paperrank.classify.taxonomy import load_taxonomy
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 ICML_ABSTRACTS = SHARED / "seeds" / "003_8a5ef18394140036.txt"
@@ -196,8 +196,8 @@ def test_retry_after_and_redaction():
 
 
 def test_response_store_writes_every_row_and_rejects_unknown_status(tmp_path):
-    from classify.store import ResponseStore
-    from ingest.warehouse import connect
+    from paperrank.classify.store import ResponseStore
+    from paperrank.core.warehouse import connect
 
     con = connect(tmp_path / "w.duckdb")
     try:

@@ -1,4 +1,4 @@
-"""`python -m classify import`: labels from CSV, parquet or JSONL; a label outside the
+"""`python -m paperrank.classify import`: labels from CSV, parquet or JSONL; a label outside the
 taxonomy (or for an unknown paper) is rejected with its reason, never loaded."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Holes in the loaders and the classifier, each reproduced, each closed.
 
-Run as an operator runs them (`python -m ingest ...`, `python -m classify ...`) against a
+Run as an operator runs them (`python -m paperrank.ingest ...`, `python -m paperrank.classify ...`) against a
 real DuckDB file: the same status means the same thing on both loaders; a file without a
 signal its review form has, or whose signal is all empty, does not load; a file in an unknown
 format, or one where nothing loads, exits non-zero; hostile text (control characters, lone
@@ -22,7 +22,7 @@ import pytest
 from notes_testkit import note, review, write_jsonl
 from project import Project, rows
 
-from ingest.status import is_accepted
+from paperrank.ingest.status import is_accepted
 
 VENUE = "ICLR 2026"
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from notes_testkit import REPO, assert_accounted, note, rejection_kinds, review, write_jsonl
 
-from ingest.__main__ import COMMANDS
-from ingest.cli import dispatch
-from ingest.warehouse import connect
+from paperrank.core.dispatch import dispatch
+from paperrank.core.warehouse import connect
+from paperrank.ingest.__main__ import COMMANDS
 
 GOOD = note("GOOD")  # every catalogue file also holds this paper and its one review
 
@@ -71,7 +71,7 @@ def warehouse(tmp_path, monkeypatch) -> Path:
 
 
 def cli(*argv: str) -> int:
-    return dispatch("python -m ingest", None, COMMANDS, ["notes", *argv])
+    return dispatch("python -m paperrank.ingest", None, COMMANDS, ["notes", *argv])
 
 
 @pytest.mark.parametrize("name", sorted(LINES))
@@ -103,8 +103,8 @@ def test_non_utf8_line_is_rejected(tmp_path, warehouse, capsys):
 
 
 def test_oversized_line_is_rejected_without_reading_it_whole(tmp_path, warehouse):
-    from ingest.notes import load_file
-    from ingest.profiles import resolve_profile
+    from paperrank.ingest.notes import load_file
+    from paperrank.ingest.profiles import resolve_profile
 
     path = write_jsonl(tmp_path / "big.jsonl", [GOOD, note("P2", abstract="y" * 100_000),
                                                 note("P3")])
@@ -151,7 +151,7 @@ def test_a_bad_file_never_shows_a_traceback(tmp_path):
     path = tmp_path / "binary.jsonl"
     path.write_bytes(bytes(range(256)) * 4)
     done = subprocess.run(
-        [sys.executable, "-m", "ingest", "notes", str(path), "--venue", "ICLR 2026"],
+        [sys.executable, "-m", "paperrank.ingest", "notes", str(path), "--venue", "ICLR 2026"],
         cwd=REPO, env={"PAPERRANK_DB": str(tmp_path / "w.duckdb"), "PATH": "/usr/bin:/bin"},
         capture_output=True, text=True, timeout=60,
     )

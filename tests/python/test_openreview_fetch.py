@@ -12,14 +12,14 @@ import pytest
 from notes_testkit import VENUE_ID, assert_accounted, read_sample
 from openreview_fake_server import FakeOpenReview, as_api_note
 
-from ingest.__main__ import COMMANDS
-from ingest.cli import dispatch
-from ingest.notes import load_file
-from ingest.openreview import fetch_snapshot, venue_name
-from ingest.openreview_client import Credentials, OpenReviewClient, RetryPolicy
-from ingest.profiles import resolve_profile
-from ingest.snapshots import default_dir, snapshot_time, write_snapshot
-from ingest.warehouse import SIGNALS, connect
+from paperrank.core.dispatch import dispatch
+from paperrank.core.warehouse import SIGNALS, connect
+from paperrank.ingest.__main__ import COMMANDS
+from paperrank.ingest.notes import load_file
+from paperrank.ingest.openreview import fetch_snapshot, venue_name
+from paperrank.ingest.openreview_client import Credentials, OpenReviewClient, RetryPolicy
+from paperrank.ingest.profiles import resolve_profile
+from paperrank.ingest.snapshots import default_dir, snapshot_time, write_snapshot
 
 FAST = RetryPolicy(attempts=4, backoff_initial=0.001, backoff_max=0.002, retry_after_max=30,
                    timeout=10)
@@ -85,7 +85,7 @@ def test_gives_up_with_one_clear_line_and_no_partial_snapshot(tmp_path, monkeypa
     faults = {i: ("status", 503, {"Retry-After": "0"}) for i in range(1, 20)}
     with FakeOpenReview(VENUE_ID, [as_api_note(n) for n in read_sample(limit=5)],
                         faults) as server:
-        rc = dispatch("python -m ingest", None, COMMANDS, [
+        rc = dispatch("python -m paperrank.ingest", None, COMMANDS, [
             "openreview", "--venue-id", VENUE_ID, "--base-url", server.base_url,
             "--snapshot-dir", str(tmp_path / "snaps"), "--attempts", "2", "--backoff", "0.01"])
         assert len(server.requests) == 2
@@ -110,7 +110,7 @@ def test_login_uses_the_token_and_never_leaks_the_password(tmp_path, monkeypatch
     monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
     served = [as_api_note(n) for n in read_sample(limit=30)]
     with FakeOpenReview(VENUE_ID, served, credentials=("alice@example.org", PASSWORD)) as server:
-        rc = dispatch("python -m ingest", None, COMMANDS, [
+        rc = dispatch("python -m paperrank.ingest", None, COMMANDS, [
             "openreview", "--venue-id", VENUE_ID, "--base-url", server.base_url,
             "--snapshot-dir", str(tmp_path / "snaps")])
         assert set(server.auth_headers) == {"Bearer tok-123"}
@@ -126,7 +126,7 @@ def test_login_uses_the_token_and_never_leaks_the_password(tmp_path, monkeypatch
 
     monkeypatch.setenv("OPENREVIEW_PASSWORD", "wrong-" + PASSWORD)
     with FakeOpenReview(VENUE_ID, served, credentials=("alice@example.org", PASSWORD)) as server:
-        rc = dispatch("python -m ingest", None, COMMANDS, [
+        rc = dispatch("python -m paperrank.ingest", None, COMMANDS, [
             "openreview", "--venue-id", VENUE_ID, "--base-url", server.base_url,
             "--snapshot-dir", str(tmp_path / "snaps2")])
     out, err = capsys.readouterr()

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from project import ICLR, Project, require_shared, rows
 
-from ingest.paperlists import read_paperlists
-from ingest.profiles import resolve_profile
-from ingest.warehouse import connect, write_batch
+from paperrank.core.warehouse import connect, write_batch
+from paperrank.ingest.paperlists import read_paperlists
+from paperrank.ingest.profiles import resolve_profile
 
 PROFILE = resolve_profile("ICLR 2026")
 T0 = datetime(2025, 11, 22, tzinfo=UTC)

@@ -22,7 +22,7 @@ import duckdb
 import pytest
 from project import REPO, Project
 
-from pipeline import consistency
+from paperrank.pipeline import consistency
 
 pytestmark = pytest.mark.e2e
 DROPPED = "Sustainable AI"
@@ -212,9 +212,9 @@ KILL_POINTS = [("[1/7] dbt build", 1.5), ("[3/7] mart checks", 0.2), ("[4/7] mar
 
 
 def run_and_kill(project: Project, exports: Path, marker: str, delay: float) -> bool:
-    """Start `python -m pipeline rank`, kill -9 it `delay` s after `marker`; True if killed."""
+    """Start `python -m paperrank.pipeline rank`, kill -9 it `delay` s after `marker`; True if killed."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "pipeline", "rank", "--top-n", "7", "--profile", "iclr2026",
+        [sys.executable, "-m", "paperrank.pipeline", "rank", "--top-n", "7", "--profile", "iclr2026",
          "--export-dir", str(exports)], cwd=REPO, env=project.env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, start_new_session=True)
     seen = b""

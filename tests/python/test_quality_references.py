@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from quality.references import (
+from paperrank.quality.references import (
     UNION,
     known_primary_areas,
     ranked_categories,
@@ -34,7 +34,7 @@ def test_unknown_explicit_profile_is_an_error() -> None:
 
 
 def test_known_areas_cover_iclr_2026_and_the_synthetic_venue() -> None:
-    from ingest.synthetic import DATASETS_AREA, THEMES
+    from paperrank.ingest.synthetic import DATASETS_AREA, THEMES
 
     areas = known_primary_areas()
     assert len(areas["iclr"]) == ICLR_2026_AREAS == len(set(areas["iclr"]))

@@ -1,4 +1,4 @@
-"""`python -m quality validate` on a small synthetic warehouse: the clean one passes, and each
+"""`python -m paperrank.quality validate` on a small synthetic warehouse: the clean one passes, and each
 way of breaking it on purpose stops the gate with the table and column named.
 
 The warehouse is built once per module (synthetic venue -> load -> import its true themes ->
@@ -18,7 +18,7 @@ import duckdb
 import pytest
 from project import Project
 
-from quality import validate
+from paperrank.quality import validate
 
 TAXONOMY = "icml2026"
 

@@ -1,4 +1,4 @@
-"""The experts' report (`python -m report`): rendered from real warehouses built by the real
+"""The experts' report (`python -m paperrank.report`): rendered from real warehouses built by the real
 loaders and `dbt build`, checked against the marts, and opened in headless Chromium.
 
 Two venues: the real ICLR 2026 data, and a synthetic ICML-like venue with hostile titles,
@@ -46,7 +46,7 @@ def render(project: Project, epoch: str = "1767225600") -> Path:
     """Run the real CLI (generation time fixed by SOURCE_DATE_EPOCH) and return the page it
     says it wrote."""
     result = subprocess.run(
-        [sys.executable, "-m", "report", "--db", str(project.db),
+        [sys.executable, "-m", "paperrank.report", "--db", str(project.db),
          "--out-dir", str(project.scratch / "report")],
         cwd=project.root, env={**project.env, "SOURCE_DATE_EPOCH": epoch},
         capture_output=True, text=True, timeout=600, check=False)
@@ -384,11 +384,11 @@ def test_same_build_gives_the_same_page(synthetic) -> None:
 
 def test_cli_errors_name_the_problem(tmp_path: Path) -> None:
     project = Project(tmp_path / "missing.duckdb", tmp_path)
-    result = project.run(sys.executable, "-m", "report", "--db", str(project.db), check=False)
+    result = project.run(sys.executable, "-m", "paperrank.report", "--db", str(project.db), check=False)
     assert result.returncode == 1
     assert f"no warehouse at {project.db}" in result.stderr
     duckdb.connect(str(project.db)).close()
-    result = project.run(sys.executable, "-m", "report", "--db", str(project.db), check=False)
+    result = project.run(sys.executable, "-m", "paperrank.report", "--db", str(project.db), check=False)
     assert result.returncode == 1
     assert "has no marts.paper_rankings" in result.stderr
 

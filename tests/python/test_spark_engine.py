@@ -23,9 +23,9 @@ import pandas as pd
 import pytest
 from project import ICLR, REPO, Project, require_shared
 
-from engines.dbt import run_dbt
-from engines.spark import java_problem, marts_connection
-from engines.spark_raw import sync
+from paperrank.engines.dbt import run_dbt
+from paperrank.engines.spark import java_problem, marts_connection
+from paperrank.engines.spark_raw import sync
 
 pytestmark = pytest.mark.e2e
 

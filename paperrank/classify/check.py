@@ -1,0 +1,56 @@
+"""`python -m paperrank.classify check`: is the LLM endpoint ready, before a long run needs it?
+
+Checks, in order, that the key is set (in the variable the config names), that the endpoint
+answers, and that it accepts the key; and says whether it lists the configured model.  `make
+run` calls it before fetching from OpenReview, so a missing key or a wrong URL stops the job
+in seconds, not after the crawl.  Exit 0 when ready, 2 (one line saying what to fix) if not.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import openai
+
+from paperrank.classify.backends import safe_url
+from paperrank.classify.config import config_path, load_config
+from paperrank.classify.runner import api_key
+from paperrank.core.errors import PaperrankError
+
+TIMEOUT = 15.0  # seconds: a preflight must be quick, whatever the run's timeout
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--base-url", help="endpoint base URL (default from the config file)")
+    parser.add_argument("--model", help="model name (default from the config file)")
+    parser.add_argument("--config", help=f"config file (default {config_path()})")
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load_config(args.config).override(base_url=args.base_url, model=args.model)
+    endpoint = safe_url(config.base_url)
+    key = api_key(config)
+    client = openai.OpenAI(api_key=key, base_url=config.base_url, timeout=TIMEOUT, max_retries=0)
+    try:
+        models = [m.id for m in client.models.list()]
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
+        raise PaperrankError(
+            f"the endpoint {endpoint} refused the key in {config.api_key_env} (HTTP "
+            f"{error.status_code}); set the right key, or run offline with --backend keywords"
+        ) from None
+    except (openai.APIConnectionError, openai.APITimeoutError):
+        raise PaperrankError(
+            f"the endpoint {endpoint} did not answer within {TIMEOUT:.0f} s; check the URL "
+            "(--base-url, LLM_URL, base_url in the config) and the network"
+        ) from None
+    except openai.APIStatusError as error:
+        # It answers, but lists no models (not every OpenAI-compatible server does).
+        print(f"ok: {endpoint} answers (HTTP {error.status_code} to the model list); key in "
+              f"{config.api_key_env}; model {config.model} not checked")
+        return 0
+    finally:
+        client.close()
+    listed = "is listed" if config.model in models else f"is NOT among its {len(models)} models"
+    print(f"ok: {endpoint} answers and accepts the key in {config.api_key_env}; model "
+          f"{config.model} {listed}")
+    return 0

@@ -1,0 +1,150 @@
+"""`python -m paperrank.classify import PATH --taxonomy NAME`: load labels someone else produced.
+
+Label sets arrive as CSV, parquet or JSONL from other tools (the peer ICLR 2026 labels are one),
+so column names vary; the aliases below cover the common ones. A label whose category is not in
+the taxonomy, or whose paper is unknown, is kept aside in `raw.rejected_records`, never loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pandas as pd
+
+from paperrank.classify.taxonomy import load_taxonomy
+from paperrank.core.dispatch import finish_load
+from paperrank.core.errors import PaperrankError
+from paperrank.core.warehouse import Batch, Rejection, connect, write_batch
+from paperrank.ingest.fields import BadField, clean_text
+from paperrank.ingest.records import read_records
+
+ALIASES = {
+    "paper_id": ("paper_id", "openreview_id", "id", "forum"),
+    "category": ("category", "llm_category", "label"),
+    "confidence": ("confidence", "llm_confidence"),
+    "rationale": ("rationale", "llm_reasoning", "reasoning", "reason"),
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, help="CSV, parquet or JSONL file of labels")
+    parser.add_argument("--taxonomy", required=True, help="taxonomy of seeds/taxonomies.csv")
+    parser.add_argument("--model", help="name stored as the labels' model (default: import:<file name>)")
+
+
+def run(args: argparse.Namespace) -> int:
+    categories = [c.name for c in load_taxonomy(args.taxonomy).categories]
+    if not args.path.exists():
+        raise PaperrankError(f"{args.path}: no such file")
+    labeled_at = datetime.fromtimestamp(args.path.stat().st_mtime, UTC)
+    model = args.model or f"import:{args.path.name}"
+    con = connect()
+    try:
+        known = {row[0] for row in con.execute("select paper_id from raw.papers").fetchall()}
+        batch = build_batch(args.path, args.taxonomy, categories, model, labeled_at, known)
+        summary = write_batch(con, batch)
+    finally:
+        con.close()
+    return finish_load(summary)
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _pick(record: dict, field: str) -> object:
+    return next((record[a] for a in ALIASES[field] if record.get(a) not in (None, "")), None)
+
+
+def read_label_file(path: Path) -> pd.DataFrame:
+    """Read a label file into paper_id, category, confidence, rationale (the readable rows).
+
+    Used by `classify eval` to compare label sets; rows that cannot be read are skipped here
+    because evaluation reads, it does not load.
+    """
+    rows = []
+    for _, record in _label_records(path):
+        if isinstance(record, dict) and _pick(record, "paper_id") is not None:
+            rows.append({field: _pick(record, field) for field in ALIASES})
+    return pd.DataFrame(rows, columns=list(ALIASES))
+
+
+CSV_FIELD_BYTES = 64 * 1024 * 1024  # read an oversized cell whole, then reject its row by LIMITS
+
+
+def _label_records(path: Path):
+    if path.suffix.lower() == ".csv":
+        csv.field_size_limit(max(csv.field_size_limit(), CSV_FIELD_BYTES))
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            reader = csv.DictReader(handle)
+            try:
+                for row in reader:
+                    yield f"line {reader.line_num}", row
+            except csv.Error as error:
+                raise PaperrankError(f"{path}: unreadable CSV at line {reader.line_num}: "
+                                     f"{error}") from None
+        return
+    yield from read_records(path)
+
+
+def _label(record: dict, location: str, taxonomy: str, by_squash: dict[str, str],
+           categories: list[str]) -> dict | Rejection:
+    """One record's label fields, cleaned and capped, or the Rejection saying why not."""
+    def text(field: str, where: str) -> str | None:
+        value = _pick(record, field)
+        return None if value is None else clean_text(str(value), where, field)
+
+    paper_id = text("paper_id", location)
+    if paper_id is None:
+        return Rejection(location, f"missing id: {location} has no paper id", record)
+    key = f"label {taxonomy}/{paper_id}"
+    category = text("category", key)
+    if category is None:
+        return Rejection(key, f"missing field: {key} has no category", record)
+    canonical = by_squash.get(_squash(category))
+    if canonical is None:
+        return Rejection(key, f"unknown category: {key} has {category[:80]!r}, not one of "
+                              f"the {taxonomy} categories ({', '.join(categories)})", record)
+    return {"paper_id": paper_id, "category": canonical,
+            "confidence": text("confidence", key), "rationale": text("rationale", key)}
+
+
+def build_batch(path: Path, taxonomy: str, categories: list[str], model: str,
+                labeled_at: datetime, known_papers: set[str]) -> Batch:
+    """Validate every label of the file against the taxonomy and the loaded papers."""
+    by_squash = {_squash(c): c for c in categories}
+    batch = Batch(kind="labels", source=str(path.resolve()), snapshot_at=labeled_at)
+    seen: set[str] = set()
+    try:
+        records = list(_label_records(path))
+    except UnicodeDecodeError as error:
+        raise PaperrankError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    for location, record in records:
+        batch.records_read += 1
+        if isinstance(record, Rejection):
+            batch.rejected.append(record)
+            continue
+        try:
+            label = _label(record, location, taxonomy, by_squash, categories)
+        except BadField as error:
+            batch.reject(location, str(error), record)
+            continue
+        if isinstance(label, Rejection):
+            batch.rejected.append(label)
+            continue
+        paper_id, key = label["paper_id"], f"label {taxonomy}/{label['paper_id']}"
+        if paper_id not in known_papers:
+            batch.reject(key, f"unknown paper: {key} is not in raw.papers (load papers first)",
+                         record)
+            continue
+        if paper_id in seen:
+            batch.reject(key, f"duplicate label: {key} appears again at {location}", record)
+            continue
+        seen.add(paper_id)
+        batch.labels.append({**label, "taxonomy": taxonomy, "model": model, "prompt_hash": None,
+                             "source": batch.source, "labeled_at": labeled_at})
+    return batch

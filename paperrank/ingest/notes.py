@@ -1,0 +1,74 @@
+"""Load a snapshot or dump of OpenReview API v2 notes (submissions with their replies).
+
+The notes are parsed by `paperrank.ingest.notes_parser` (what counts as a record, how versions fold),
+whether a paper was accepted is decided by `paperrank.ingest.status` (the rule every loader applies),
+and the batch is written through `paperrank.core.warehouse`.
+
+The snapshot time of a load is the time in the snapshot's file name, else the newest
+`mdate` in the file, else the file's modification time; so loading the same file twice is
+a no-op and a newer snapshot replaces the current rows while `raw.review_history` keeps the
+older scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+
+from paperrank.core.dispatch import finish_load
+from paperrank.core.errors import PaperrankError
+from paperrank.core.warehouse import LoadSummary, connect, write_batch
+from paperrank.ingest.jsonl_reader import MAX_LINE_BYTES, read_items
+from paperrank.ingest.notes_parser import LoadReport, NotesParser
+from paperrank.ingest.profiles import Profile, resolve_profile
+from paperrank.ingest.snapshots import snapshot_time
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, help="snapshot or dump (.jsonl, .jsonl.gz, .json)")
+    parser.add_argument("--venue", required=True,
+                        help='venue name stored with every paper, e.g. "ICLR 2026"')
+    parser.add_argument("--profile", help="review-form profile (default: found from --venue)")
+
+
+def run(args: argparse.Namespace) -> int:
+    profile = resolve_profile(args.venue, args.profile)
+    con = connect()
+    try:
+        summary, report = load_file(con, args.path, args.venue, profile)
+    finally:
+        con.close()
+    print(report.render())
+    return finish_load(summary)
+
+
+def load_file(
+    con: duckdb.DuckDBPyConnection, path: Path, venue: str, profile: Profile,
+    max_line_bytes: int = MAX_LINE_BYTES, log: Callable[[str], None] | None = None,
+) -> tuple[LoadSummary, LoadReport]:
+    """Parse a notes file into one batch, write it, and report on stderr what was odd."""
+    say = log or (lambda message: print(message, file=sys.stderr))
+    path = Path(path)
+    known = {row[0] for row in con.execute("select paper_id from raw.papers").fetchall()}
+    parser = NotesParser(venue, profile, known)
+    parser.consume(read_items(path, max_line_bytes))
+    if parser.records == 0:
+        raise PaperrankError(f"empty file: {path} holds no notes")
+    batch = parser.finish(str(path.resolve()), _snapshot_at(path, parser.newest_ms))
+    for warning in parser.report.warnings:
+        say(f"warning: {warning}")
+    return write_batch(con, batch), parser.report
+
+
+def _snapshot_at(path: Path, newest_ms: int | None) -> datetime:
+    named = snapshot_time(path)
+    if named is not None:
+        return named
+    if newest_ms is not None:
+        return datetime.fromtimestamp(newest_ms / 1000, tz=UTC)
+    return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC)

@@ -1,0 +1,130 @@
+"""`python -m paperrank.ingest openreview --venue-id ID`: fetch a venue from OpenReview, then load it.
+
+The fetch is written first to an immutable, timestamped snapshot (gzip JSON lines of the
+notes exactly as received, by default under `snapshots/<venue-id-slug>/`), and that file is
+then loaded exactly as `python -m paperrank.ingest notes` would, so every ranking can be rebuilt from
+the snapshot without the network.  Set OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD to log in;
+they are used for the login request only and never printed or stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from paperrank.core.dispatch import finish_load
+from paperrank.core.errors import PaperrankError
+from paperrank.core.warehouse import connect
+from paperrank.ingest.notes import load_file
+from paperrank.ingest.openreview_client import (
+    DEFAULT_BASE_URL,
+    DEFAULT_PAGE_SIZE,
+    Credentials,
+    OpenReviewClient,
+    RetryPolicy,
+)
+from paperrank.ingest.profiles import Profile, resolve_profile
+from paperrank.ingest.snapshots import default_dir, write_snapshot
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--venue-id", required=True,
+                        help="OpenReview venue id, e.g. ICML.cc/2026/Conference")
+    parser.add_argument("--base-url", default=DEFAULT_BASE_URL,
+                        help=f"API v2 server (default {DEFAULT_BASE_URL})")
+    parser.add_argument("--snapshot-dir", type=Path,
+                        help="where to write the snapshot (default snapshots/<venue-id-slug>/)")
+    parser.add_argument("--venue", help='venue name stored with each paper (default from the '
+                                        'venue id, e.g. "ICML 2026")')
+    parser.add_argument("--profile", help="review-form profile (default: found from the venue)")
+    parser.add_argument("--page-size", type=int, default=DEFAULT_PAGE_SIZE,
+                        help=f"notes per request (default {DEFAULT_PAGE_SIZE}, the API maximum)")
+    parser.add_argument("--attempts", type=int, default=RetryPolicy.attempts,
+                        help="tries per request before giving up (default %(default)s)")
+    parser.add_argument("--backoff", type=float, default=RetryPolicy.backoff_initial,
+                        help="seconds before the first retry, doubled after each failure "
+                             "(default %(default)s; a longer Retry-After always wins)")
+
+
+def run(args: argparse.Namespace) -> int:
+    venue = args.venue or venue_name(args.venue_id)
+    profile = _profile(venue, args.venue_id, args.profile)  # fail before a long crawl
+    if args.page_size < 1 or args.attempts < 1 or args.backoff < 0:
+        raise PaperrankError("--page-size and --attempts must be at least 1, --backoff not negative")
+    policy = RetryPolicy(attempts=args.attempts, backoff_initial=args.backoff)
+    client = OpenReviewClient(args.base_url, credentials_from_env(), policy,
+                              log=lambda message: tqdm.write(message, file=sys.stderr))
+    try:
+        path, count = fetch_snapshot(client, args.venue_id,
+                                     args.snapshot_dir or default_dir(args.venue_id),
+                                     args.page_size)
+    finally:
+        client.close()
+    print(f"snapshot: {path} ({count} notes)")
+    con = connect()
+    try:
+        summary, report = load_file(con, path, venue, profile)
+    finally:
+        con.close()
+    print(report.render())
+    return finish_load(summary)
+
+
+def fetch_snapshot(client: OpenReviewClient, venue_id: str, directory: Path,
+                   page_size: int = DEFAULT_PAGE_SIZE, progress: bool = True) -> tuple[Path, int]:
+    """Log in if configured, page through the venue's submissions and write the snapshot."""
+    taken_at = datetime.now(UTC)
+    client.login()
+    with tqdm(desc=f"fetching {venue_id}", unit=" notes", file=sys.stderr,
+              disable=not progress) as bar:
+        def set_total(total: int) -> None:
+            bar.total = total
+            bar.refresh()
+
+        def counted() -> Iterator[dict[str, Any]]:
+            for note in client.iter_submissions(venue_id, page_size, on_total=set_total):
+                bar.update(1)
+                yield note
+
+        path, count = write_snapshot(counted(), directory, venue_id, taken_at)
+    if count == 0:
+        print(f"warning: {venue_id} has no submissions at {client.base_url}; is the venue id "
+              "right?", file=sys.stderr)
+    return path, count
+
+
+def credentials_from_env() -> Credentials | None:
+    """Credentials from OPENREVIEW_USERNAME / OPENREVIEW_PASSWORD, or None to stay anonymous."""
+    username = os.environ.get("OPENREVIEW_USERNAME", "")
+    password = os.environ.get("OPENREVIEW_PASSWORD", "")
+    if not username and not password:
+        return None
+    if not username or not password:
+        raise PaperrankError("set both OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD, or neither")
+    return Credentials(username, password)
+
+
+def venue_name(venue_id: str) -> str:
+    """A readable venue name from its id: "ICML.cc/2026/Conference" -> "ICML 2026"."""
+    parts = venue_id.split("/")
+    year = next((p for p in parts if re.fullmatch(r"\d{4}", p)), None)
+    organiser = parts[0].split(".")[0]
+    return f"{organiser} {year}" if organiser and year else venue_id
+
+
+def _profile(venue: str, venue_id: str, explicit: str | None) -> Profile:
+    """The profile named, else the one for the venue name, else the one for the venue id."""
+    try:
+        return resolve_profile(venue, explicit)
+    except PaperrankError:
+        if explicit:
+            raise
+        return resolve_profile(venue_id)

@@ -1,0 +1,115 @@
+"""The quality gates of `make rank`, in one child process beside dbt.
+
+Importing great-expectations takes seconds, and dbt cannot open the working warehouse while
+another process reads it.  So this process reads the raw tables first (read-only, closed at
+once), then forks one child that imports great-expectations and checks them while dbt builds
+here; when the build is done the child checks the marts (read-only, dbt has let go of the
+file).  Nothing is published unless both verdicts pass, in that order.  Each report goes to
+the pipeline's log, and to the screen when its gate fails.  The child ends with the pipeline:
+if this process dies, the child's pipe closes and it stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import multiprocessing
+import os
+import signal
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+import pandas as pd
+
+from paperrank.pipeline.settings import Settings
+
+
+class GateFailed(RuntimeError):
+    """A quality gate failed (its report has been printed); nothing is published."""
+
+
+def _arguments(stage: str, chosen: Settings) -> argparse.Namespace:
+    from paperrank.quality.validate import DEFAULT_DOCS
+
+    return argparse.Namespace(stage=stage, taxonomy=chosen.taxonomy, top_n=chosen.top_n,
+                              profile=chosen.profile if stage == "raw" else None,
+                              engine=chosen.engine, docs_dir=DEFAULT_DOCS)
+
+
+def _check(stage: str, chosen: Settings, frames: dict[str, pd.DataFrame] | None) -> tuple[int, str]:
+    from paperrank.quality import validate
+
+    report = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(report):
+            code = validate.run(_arguments(stage, chosen), frames)
+    except (OSError, ValueError) as error:
+        return 2, f"{report.getvalue()}error: {error}\n"
+    return code, report.getvalue()
+
+
+def _child(pipe: Connection, chosen: Settings, raw: dict[str, pd.DataFrame]) -> None:
+    """The forked gate process: raw verdict now, marts verdict when told the build is done."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)  # library chatter; the reports travel through the pipe
+    pipe.send(_check("raw", chosen, raw))
+    try:
+        if pipe.recv() != "marts":
+            return
+    except EOFError:
+        return
+    pipe.send(_check("marts", chosen, None))
+
+
+class Gates:
+    """Start with the raw tables read; `raw()` and `marts()` give the verdicts."""
+
+    def __init__(self, chosen: Settings, log: Path) -> None:
+        from paperrank.core.warehouse import db_path
+        from paperrank.quality.frames import read_stage
+
+        self.log = log
+        frames = read_stage("raw", db_path(), chosen.taxonomy)
+        self.pipe, child_end = multiprocessing.Pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: check, report through the pipe, leave without cleanup
+            code = 0
+            try:
+                self.pipe.close()
+                _child(child_end, chosen, frames)
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        child_end.close()  # the frames stay in the child only
+
+    def raw(self) -> None:
+        self._verdict("raw")
+
+    def marts(self) -> None:
+        self.pipe.send("marts")
+        self._verdict("marts")
+
+    def _verdict(self, stage: str) -> None:
+        try:
+            code, report = self.pipe.recv()
+        except EOFError:
+            code, report = 1, "the quality gate process ended without a verdict\n"
+        with self.log.open("a", encoding="utf-8") as handle:
+            handle.write(report)
+        if code != 0:
+            print("\n" + report.rstrip(), flush=True)
+            raise GateFailed(f"the {stage} quality checks failed (report above and in {self.log}); "
+                             "nothing was published")
+
+    def stop(self) -> None:
+        """Close the pipe (a waiting child then ends) and reap the child."""
+        self.pipe.close()
+        for _ in range(50):
+            if os.waitpid(self.pid, os.WNOHANG) != (0, 0):
+                return
+            time.sleep(0.1)
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)

@@ -1,0 +1,146 @@
+"""`python -m paperrank.pipeline rank`: everything after loading, in one process (write, audit, publish).
+
+    dbt build (tests included) | raw checks -> mart checks -> marts agree -> publish -> export
+    -> the experts' report
+
+Everything up to the audit writes and reads the working warehouse (PAPERRANK_DB) only.  The
+published warehouse (PAPERRANK_PUBLISHED_DB) changes in one atomic step, and only when every
+check passed; the CSVs are then exported from it.  A failed or killed run leaves the
+published warehouse and the exports as they were.  Each step prints one line; the quality
+reports go to the log (and to the screen when a check fails), dbt's full log to its log folder.
+The quality gates run in a child process beside dbt (`paperrank.pipeline.gates`): the raw tables are
+read before dbt starts and checked while it builds, so great-expectations' start-up costs no
+wall time; nothing is published unless every verdict passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from paperrank.core.errors import PaperrankError
+from paperrank.core.warehouse import db_path
+from paperrank.engines import dbt_target
+from paperrank.pipeline import consistency, settings
+from paperrank.pipeline.dbt import Dbt
+from paperrank.pipeline.gates import Gates
+from paperrank.pipeline.settings import Settings
+from paperrank.publish import publish
+from paperrank.publish.locks import check_writable
+from paperrank.report.cli import write_reports
+
+DEFAULT_EXPORT_DIR = Path("exports")
+DEFAULT_REPORT_DIR = Path("output") / "report"
+DEFAULT_LOG = Path(os.environ.get("DBT_LOG_PATH") or "logs") / "pipeline.log"  # beside dbt.log
+
+
+class AuditFailed(RuntimeError):
+    """The marts disagree; nothing was published."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    settings.add_arguments(parser)
+    parser.add_argument("--export-dir", type=Path, default=DEFAULT_EXPORT_DIR,
+                        help=f"folder of the category CSVs (default {DEFAULT_EXPORT_DIR})")
+    parser.add_argument("--report-dir", type=Path, default=DEFAULT_REPORT_DIR,
+                        help=f"folder of the experts' report pages (default {DEFAULT_REPORT_DIR})")
+    parser.add_argument("--bom", action="store_true",
+                        help="start each CSV with a UTF-8 byte order mark (for Excel)")
+    parser.add_argument("--log", type=Path, default=DEFAULT_LOG,
+                        help=f"file the quality reports are appended to (default {DEFAULT_LOG})")
+
+
+def run(args: argparse.Namespace) -> int:
+    chosen = settings.from_args(args)
+    rank(chosen, args.export_dir, args.bom, args.log, args.report_dir)
+    return 0
+
+
+def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
+         report_dir: Path = DEFAULT_REPORT_DIR) -> str:
+    """Run the back half; return the published build id."""
+    working = db_path()
+    if not working.exists():
+        raise PaperrankError(f"no working warehouse at {working}; load data first "
+                                "(python -m paperrank.ingest ..., python -m paperrank.classify ...)")
+    check_writable(working)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    gates = Gates(chosen, log)  # raw tables read now; checked beside dbt
+    try:
+        dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine))
+        steps = Steps(7)
+        try:
+            steps.run("dbt build", lambda: build(dbt, chosen.engine))
+        finally:
+            steps.run("raw checks", gates.raw)  # a raw failure explains a failed build first
+        build_id = audit_and_publish(chosen, log, steps, gates)
+    finally:
+        gates.stop()
+    # the export reads the published DuckDB file, whichever engine built it
+    exporter = dbt if chosen.engine == "duckdb" else Dbt(chosen.dbt_vars(), target="published")
+    steps.run("export", lambda: export(exporter, export_dir, chosen.venue, bom))
+    print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
+    pages = steps.run("experts' report", lambda: write_reports(
+        publish.published_path(), report_dir, [chosen.venue] if chosen.venue else None))
+    for venue, page in pages:
+        print(f"report for {venue}: {page}", flush=True)
+    return build_id
+
+
+def audit_and_publish(chosen: Settings, log: Path, steps: Steps, gates: Gates) -> str:
+    """Audit the working warehouse's marts and, when they pass, publish them."""
+    working, published = db_path(), publish.published_path()
+    steps.run("mart checks", gates.marts)
+    steps.run("marts agree", lambda: _agree(working, chosen.engine))
+    build_id, version = steps.run("publish", lambda: publish.publish(working, published,
+                                                                       engine=chosen.engine))
+    print(f"published build {build_id} of {working}: {published} -> {version.name}", flush=True)
+    return build_id
+
+
+def build(dbt: Dbt, engine: str) -> None:
+    """dbt build on `engine`; on Spark the DuckDB raw layer is copied into Spark first."""
+    if engine == "spark":
+        from paperrank.engines.spark import warehouse_dir
+        from paperrank.engines.spark_raw import sync
+
+        sync(db_path(), warehouse_dir())
+    dbt.invoke("build")
+
+
+def export(dbt: Dbt, export_dir: Path, venue: str | None, bom: bool) -> None:
+    """The ops' run-operation, from the published warehouse."""
+    publish.require_published(publish.published_path())
+    arguments = {"out_dir": str(export_dir), "bom": bom}
+    if venue:
+        arguments["venue"] = venue
+    dbt.invoke("run-operation", "export_category_csvs", "--args", json.dumps(arguments))
+
+
+class Steps:
+    """Numbered progress lines: `[2/6] dbt build ... ok (5.1 s)`."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done = total, 0
+
+    def run(self, name: str, action: Callable[[], object]):
+        self.done += 1
+        print(f"[{self.done}/{self.total}] {name} ...", end="", flush=True)
+        started = time.monotonic()
+        try:
+            result = action()
+        except BaseException:
+            print(" FAILED", flush=True)
+            raise
+        print(f" ok ({time.monotonic() - started:.1f} s)", flush=True)
+        return result
+
+
+def _agree(working: Path, engine: str) -> None:
+    problems = consistency.check(working, engine)
+    if problems:
+        raise AuditFailed("the marts disagree, nothing was published:\n  " + "\n  ".join(problems))

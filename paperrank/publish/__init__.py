@@ -1,0 +1,1 @@
+"""Write-audit-publish: the versioned published warehouse, rollback and the CSV exports."""

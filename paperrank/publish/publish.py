@@ -1,0 +1,113 @@
+"""Publish an audited build: a new, complete DuckDB file, then one atomic switch.
+
+The working warehouse (PAPERRANK_DB) is where loaders and dbt write and where the audit runs.
+Analysts open the published warehouse (PAPERRANK_PUBLISHED_DB), a symbolic link to one
+complete build in `<published>.versions/`.  Publishing copies the marts, the seeds and the
+loaders' rejected records into a new file, checkpoints it (no WAL), makes it durable and
+switches the link (`paperrank.publish.versions`).  Publication files are never written again, so a
+reader never blocks a build, and a reader that opened an older build keeps reading it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+
+from paperrank.core.errors import PaperrankError
+from paperrank.publish import versions
+
+DEFAULT_PUBLISHED = Path("warehouse") / "published.duckdb"
+# what analysts get: every table of these schemas, plus these single relations
+SCHEMAS = ("marts", "seeds")
+RELATIONS = (("staging", "stg_raw__rejected_records"),)
+
+
+def published_path() -> Path:
+    """The published warehouse: `PAPERRANK_PUBLISHED_DB` if set."""
+    return Path(os.environ.get("PAPERRANK_PUBLISHED_DB") or DEFAULT_PUBLISHED)
+
+
+def require_published(path: Path) -> Path:
+    """Refuse a missing published warehouse, naming the file looked for."""
+    if not path.exists():
+        raise PaperrankError(
+            f"no published warehouse at {path} (run `make rank` to build and publish one)")
+    return path
+
+
+def publish(working: Path, published: Path, keep: int = versions.KEEP,
+            engine: str = "duckdb") -> tuple[str, Path]:
+    """Copy the working warehouse's published relations into a new version and switch to it.
+
+    On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read through
+    DuckDB, so the publication is the same kind of DuckDB file whichever engine built it.
+    Returns the build id and the version file.  Raises before switching on any error."""
+    folder = versions.versions_dir(published)
+    folder.mkdir(parents=True, exist_ok=True)
+    versions.prune(published, keep)
+    staged = folder / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
+    staged.unlink(missing_ok=True)
+    con = duckdb.connect(str(staged))
+    try:
+        if engine == "duckdb":
+            con.execute(f"attach {_literal(str(working))} as work (read_only)")
+        else:
+            _attach_spark_tables(con)
+        build_id = con.execute("select min(build_id) from work.marts.build_settings").fetchone()[0]
+        if build_id is None:
+            raise PaperrankError(f"{working} has no marts.build_settings row: nothing to publish")
+        for schema, table, comment in _relations(con):
+            con.execute(f'create schema if not exists "{schema}"')
+            con.execute(f'create table "{schema}"."{table}" as select * from work."{schema}"."{table}"')
+            _copy_comments(con, schema, table, comment)
+        con.execute("detach work")
+        con.execute("checkpoint")
+    finally:
+        con.close()
+    final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"), keep)
+    return build_id, final
+
+
+def _attach_spark_tables(con: duckdb.DuckDBPyConnection) -> None:
+    """An in-memory database `work` whose views read the Parquet tables of the Spark build."""
+    from paperrank.engines.spark import spark_tables, warehouse_dir
+
+    con.execute("attach ':memory:' as work")
+    for schema, table, files in spark_tables(warehouse_dir(), SCHEMAS + tuple(s for s, _ in RELATIONS)):
+        con.execute(f'create schema if not exists work."{schema}"')
+        con.execute(f'create view work."{schema}"."{table}" as select * from read_parquet({_literal(files)})')
+
+
+def rollback(published: Path) -> tuple[Path, Path]:
+    """Point the published warehouse at the publication before the current one."""
+    active = versions.current(require_published(published))
+    before = versions.previous(published)
+    if active is None or before is None:
+        raise PaperrankError(f"{published} has no earlier publication to roll back to "
+                         f"(publications: {[p.name for p in versions.listing(published)]})")
+    versions.point(published, before)
+    return active, before
+
+
+def _relations(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str | None]]:
+    rows = con.execute(
+        "select schema_name, table_name, comment from duckdb_tables() where database_name = 'work' "
+        "union all select schema_name, view_name, comment from duckdb_views() "
+        "where database_name = 'work' and not internal order by 1, 2").fetchall()
+    return [(s, t, c) for s, t, c in rows if s in SCHEMAS or (s, t) in RELATIONS]
+
+
+def _copy_comments(con: duckdb.DuckDBPyConnection, schema: str, table: str, comment: str | None) -> None:
+    """Keep dbt's persisted docs, so the published tables explain themselves too."""
+    if comment:
+        con.execute(f'comment on table "{schema}"."{table}" is {_literal(comment)}')
+    for column, text in con.execute(
+            "select column_name, comment from duckdb_columns() where database_name = 'work' "
+            "and schema_name = ? and table_name = ? and comment is not null", [schema, table]).fetchall():
+        con.execute(f'comment on column "{schema}"."{table}"."{column}" is {_literal(text)}')
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

@@ -1,0 +1,138 @@
+"""`python -m paperrank.quality seeds`: check the seed CSVs before `dbt seed` / `dbt build` loads them.
+
+dbt reads a seed with agate's CSV sniffer: a row with a missing or extra field, an unclosed
+quote or a value its declared type cannot hold ends in a long traceback that names neither
+the line nor the value.  This reads every seed the way a person edits it, as numbered lines,
+and prints one line per problem (`seeds/x.csv line 5: 3 fields, expected 4`), so the fix is
+obvious.  The declared types are the `column_types` of the seeds' YAML, the same ones dbt uses.
+Exit 0 when every seed is well formed, 1 when one is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+from pathlib import Path
+
+import yaml
+
+DEFAULT_SEEDS = Path("seeds")
+BOOLEANS = {"true", "false"}  # what the seeds use; dbt would also take other spellings
+INTEGER_TYPES = {"integer", "int", "bigint", "smallint", "tinyint", "hugeint"}
+NUMBER_TYPES = {"double", "float", "real", "decimal", "numeric"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seeds-dir", type=Path, default=DEFAULT_SEEDS,
+                        help=f"folder of the seed CSVs and their YAML (default {DEFAULT_SEEDS})")
+
+
+def run(args: argparse.Namespace) -> int:
+    problems = check_folder(args.seeds_dir)
+    for problem in problems:
+        print(problem)
+    seeds = sorted(args.seeds_dir.glob("*.csv"))
+    if problems:
+        print(f"seed check FAILED: {len(problems)} problem(s) in {len(seeds)} seed files; "
+              "fix them before dbt seed")
+        return 1
+    print(f"seed check passed: {len(seeds)} seed files in {args.seeds_dir}")
+    return 0
+
+
+def check_folder(folder: Path) -> list[str]:
+    """Every problem of every seed CSV in `folder`, one readable line each."""
+    types = declared_types(folder)
+    problems: list[str] = []
+    for path in sorted(folder.glob("*.csv")):
+        problems += check_file(path, types.get(path.stem, {}))
+    return problems
+
+
+def declared_types(folder: Path) -> dict[str, dict[str, str]]:
+    """seed name -> {column: type} from the `column_types` of the YAML files in `folder`."""
+    types: dict[str, dict[str, str]] = {}
+    for path in sorted([*folder.glob("*.yml"), *folder.glob("*.yaml")]):
+        document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for seed in document.get("seeds") or []:
+            column_types = (seed.get("config") or {}).get("column_types") or {}
+            types[seed["name"]] = {str(k): str(v).lower() for k, v in column_types.items()}
+    return types
+
+
+def check_file(path: Path, types: dict[str, str]) -> list[str]:
+    """The problems of one CSV: encoding, header, field counts, quoting and declared types."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = path.read_bytes()[: error.start].count(b"\n") + 1
+        return [f"{path} line {line}: not UTF-8 text (byte {error.object[error.start]:#04x})"]
+    rows = _records(path, text)
+    if isinstance(rows, str):
+        return [rows]
+    if not rows:
+        return [f"{path}: empty file, expected a header line"]
+    (_, header), body = rows[0], rows[1:]
+    problems = _header_problems(path, header, types)
+    if problems:
+        return problems
+    for line, fields in body:
+        if len(fields) != len(header):
+            problems.append(f"{path} line {line}: {len(fields)} fields, expected {len(header)} "
+                            f"({', '.join(header)})")
+            continue
+        for column, value in zip(header, fields, strict=True):
+            problem = _type_problem(value, types.get(column))
+            if problem:
+                problems.append(f"{path} line {line}: {column} {value!r} {problem}")
+    return problems
+
+
+def _records(path: Path, text: str) -> list[tuple[int, list[str]]] | str:
+    """(first line number, fields) of every non-blank record, or the one problem that stops
+    reading (an unclosed quote swallows the rest of the file)."""
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    records: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for fields in reader:
+            if fields:
+                records.append((start, fields))
+            start = reader.line_num + 1
+    except csv.Error as error:
+        return f"{path} line {start}: {error} (an unclosed or misplaced double quote?)"
+    return records
+
+
+def _header_problems(path: Path, header: list[str], types: dict[str, str]) -> list[str]:
+    problems = []
+    blank = [str(i + 1) for i, name in enumerate(header) if not name.strip()]
+    if blank:
+        problems.append(f"{path} line 1: header field(s) {', '.join(blank)} have no name")
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            problems.append(f"{path} line 1: column {name!r} appears twice in the header")
+        seen.add(name)
+    missing = [name for name in types if name not in seen]
+    if missing:
+        problems.append(f"{path} line 1: header lacks {', '.join(missing)}, declared in the "
+                        f"seed's column_types (header: {', '.join(header)})")
+    return problems
+
+
+def _type_problem(value: str, declared: str | None) -> str | None:
+    """Why `value` cannot be read as the declared type, or None.  Empty means null."""
+    if not declared or value == "":
+        return None
+    if declared.startswith("bool"):
+        return None if value.strip().lower() in BOOLEANS else "is not a boolean (true or false)"
+    try:
+        if declared in INTEGER_TYPES:
+            int(value)
+        elif declared.split("(")[0] in NUMBER_TYPES:
+            float(value)
+    except ValueError:
+        return f"is not a number ({declared})"
+    return None

@@ -1,0 +1,3 @@
+from paperrank.report.cli import main
+
+raise SystemExit(main())

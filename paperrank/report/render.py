@@ -1,0 +1,147 @@
+"""Render one venue's report: the page is a Jinja2 template with autoescaping on, so every
+string from the marts (titles, rationales, notes) reaches the page as text, never as markup."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import math
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import numpy as np
+import pandas as pd
+from markupsafe import Markup
+
+from paperrank.report import content, figures
+from paperrank.report.marts import VenueMarts
+
+BELOW_CUT = 10
+
+
+def generated_at() -> datetime:
+    """Now, or SOURCE_DATE_EPOCH when set (reproducible-builds convention), in UTC."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch:
+        return datetime.fromtimestamp(int(epoch), tz=UTC)
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def number(value: Any, digits: int = 2) -> str:
+    """Fixed-point number, or an en dash for a missing value."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "\u2013"
+    return f"{float(value):.{digits}f}"
+
+
+def dash(value: Any) -> Any:
+    """The value, or an en dash when it is missing."""
+    return "\u2013" if content.present(value) is None else value
+
+
+def value(item: Any) -> Any:
+    """A setting or statistic of unknown type: floats to 3 decimals, booleans as yes/no."""
+    item = content.present(item)
+    if item is None:
+        return "\u2013"
+    if isinstance(item, bool | np.bool_):
+        return "yes" if item else "no"
+    if isinstance(item, float):
+        return number(item, 3)
+    if isinstance(item, datetime):
+        return timestamp(item)
+    return item
+
+
+def percent(share: Any) -> str:
+    return "\u2013" if content.present(share) is None else f"{100 * float(share):.1f}%"
+
+
+def timestamp(value: Any) -> str:
+    if value is None or value is pd.NaT:
+        return "\u2013"
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(UTC)
+        return value.strftime("%Y-%m-%d %H:%M UTC")
+    return str(value)
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("report", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["num"] = number
+    env.filters["timestamp"] = timestamp
+    env.filters["signal_label"] = figures.signal_label
+    env.filters["thousands"] = lambda n: f"{int(n):,}"
+    env.filters["dash"] = dash
+    env.filters["value"] = value
+    env.filters["percent"] = percent
+    return env
+
+
+def context(data: VenueMarts, below: int = BELOW_CUT) -> dict[str, Any]:
+    sections = content.category_sections(data, below)
+    heat = content.primary_area_table(data)
+    conf = content.confidence_table(data)
+    low_rows, low_total = content.low_confidence(data)
+    ranked = len(data.rankings)
+    snapshot = data.snapshot_at
+    return {
+        "venue": data.venue,
+        "generated_at": generated_at(),
+        "snapshot_from": None if snapshot is None else content.present(snapshot.iloc[0]),
+        "snapshot_to": None if snapshot is None else content.present(snapshot.iloc[1]),
+        "settings": content.settings(data),
+        "built_at": content.setting(data, "built_at"),
+        "taxonomy": content.setting(data, "taxonomy"),
+        "weight_set": content.setting(data, "weight_set"),
+        "top_n": content.setting(data, "top_n"),
+        "weights": content.weights_applied(data.rankings, data.signals),
+        "signals": content.shown_signals(data.rankings, data.signals),
+        "accepted": ranked + len(data.excluded),
+        "ranked": ranked,
+        "excluded_total": len(data.excluded),
+        "categories": content.category_table(data),
+        "exclusions": content.exclusions(data),
+        "sources": content.classification_sources(data),
+        "sections": sections,
+        "has_uncertainty": data.uncertainty is not None,
+        "heatmap": figures.heatmap(heat, key="audit-heatmap") if not heat.empty else None,
+        "heat": heat,
+        "confidence_plot": figures.confidence(conf, key="audit-confidence") if not conf.empty else None,
+        "confidence": conf,
+        "low_rows": low_rows,
+        "low_total": low_total,
+        "agreement": content.agreement(data),
+        "agreement_loaded": data.agreement is not None,
+        "picks": content.picks(data),
+        "below": below,
+    }
+
+
+def render(data: VenueMarts, below: int = BELOW_CUT) -> str:
+    """The page.  Its Content-Security-Policy allows nothing but its own stylesheet (by hash)
+    and data: images, so the page cannot load anything from a network nor run a script."""
+    env = environment()
+    css = env.get_template("report.css").render()
+    digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
+    csp = f"default-src 'none'; img-src data:; style-src 'sha256-{digest}'"
+    return env.get_template("report.html.j2").render(context(data, below), css=Markup(css), csp=csp)
+
+
+def write(data: VenueMarts, out_dir: Path, below: int = BELOW_CUT) -> Path:
+    """Write the venue's page as <out_dir>/<venue slug>.html and return its path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / f"{content.slugify(data.venue)}.html"
+    target.write_text(render(data, below), encoding="utf-8")
+    return target

@@ -1,3 +1,0 @@
-from report.cli import main
-
-raise SystemExit(main())
