@@ -1,20 +1,32 @@
-"""The project's one error class for expected failures.
+"""The project's error classes for expected failures, and the exit code each one means.
 
 Bad input (a malformed file, an unknown taxonomy, a missing key, a warehouse held by another
-process) is something the operator can fix: every command prints it as one line and exits 2.
-Anything else is a bug and must surface with its traceback, so only this class (and its
-subclasses, the domain errors) is caught by the command dispatch in `paperrank.core.dispatch`.
+process) is something the operator can fix: the command layer prints it as one line and exits 2.
+A check that ran and failed (a dbt test, a quality gate, the marts-agree rules) exits 1, naming
+the check. Anything else is a bug and must surface with its traceback, so only these classes are
+caught by the command layer (`paperrank.cli`).
 """
 
 from __future__ import annotations
 
 
 class PaperrankError(ValueError):
-    """An expected failure with a message that names the input and what to do about it.
+    """An expected failure with a message that names the input and what to do about it (exit 2).
 
     It is a ValueError because bad input is what it reports (and callers that caught the
     domain errors as ValueError keep working); a plain ValueError is not one of these.
     """
+
+    exit_code = 2
+
+
+class CheckFailed(RuntimeError):
+    """A check ran and found a problem (a dbt test, a quality gate, marts that disagree): exit 1.
+
+    The message names the check; the rows behind it are wherever the check keeps them.
+    """
+
+    exit_code = 1
 
 
 class WarehouseLocked(PaperrankError):
