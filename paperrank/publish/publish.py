@@ -15,10 +15,10 @@ from pathlib import Path
 
 import duckdb
 
+from paperrank.core import config
 from paperrank.core.errors import PaperrankError
 from paperrank.publish import versions
 
-DEFAULT_PUBLISHED = Path("warehouse") / "published.duckdb"
 # what analysts get: every table of these schemas, plus these single relations
 SCHEMAS = ("marts", "seeds")
 RELATIONS = (("staging", "stg_raw__rejected_records"),)
@@ -26,7 +26,7 @@ RELATIONS = (("staging", "stg_raw__rejected_records"),)
 
 def published_path() -> Path:
     """The published warehouse: `PAPERRANK_PUBLISHED_DB` if set."""
-    return Path(os.environ.get("PAPERRANK_PUBLISHED_DB") or DEFAULT_PUBLISHED)
+    return config.published_db()
 
 
 def require_published(path: Path) -> Path:

@@ -1,19 +1,15 @@
-"""`python -m paperrank.pipeline publish`: list the kept publications and which one analysts see."""
+"""`paperrank publications`: list the kept publications and which one analysts see."""
 
 from __future__ import annotations
 
-import argparse
-
+import click
 import duckdb
 
 from paperrank.publish import publish, versions
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    del parser  # no options
-
-
-def run(args: argparse.Namespace) -> int:
+@click.command("publications", help=__doc__)
+def command() -> None:
     published = publish.require_published(publish.published_path())
     active = versions.current(published)
     for version in versions.listing(published):
@@ -27,4 +23,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"{mark} {version.name}  build {row[0]}  built {row[1]}  taxonomy={row[2]} "
               f"top_n={row[3]} weight_set={row[4]}")
     print(f"(* = what {published} shows; `make rollback` goes back one)")
-    return 0
