@@ -6,6 +6,7 @@ PYTHON ?= python3.11
 VENV ?= .venv
 BIN := $(abspath $(VENV))/bin
 PY := $(BIN)/python
+PAPERRANK := $(BIN)/paperrank
 DBT := $(BIN)/dbt
 
 # The working warehouse: loaders and dbt write it, the audit runs on it (PAPERRANK_DB).
@@ -82,11 +83,11 @@ $(VENV)/.installed-spark: $(VENV)/.installed
 
 ## The DuckDB raw layer -> Parquet -> Spark tables raw.* (make build ENGINE=spark runs it first).
 spark-raw: setup-spark
-	$(PY) -m paperrank.engines spark-raw
+	$(PAPERRANK) spark-raw
 
 ## The main job, offline: synthetic ICML-sized venue -> keyword labels -> checks -> dbt -> publish -> CSVs.
 demo: setup
-	@PAPERRANK_DB=$(DEMO_DB) PAPERRANK_PUBLISHED_DB=$(DEMO_PUBLISHED_DB) $(PY) -m paperrank.pipeline demo --out "$(DEMO_DIR)" --report-dir "$(REPORT_DIR)" \
+	@PAPERRANK_DB=$(DEMO_DB) PAPERRANK_PUBLISHED_DB=$(DEMO_PUBLISHED_DB) $(PAPERRANK) demo --out "$(DEMO_DIR)" --report-dir "$(REPORT_DIR)" \
 	    $(if $(DEMO_PAPERS),--papers $(DEMO_PAPERS))
 
 ## A real venue end to end: fetch from OpenReview, classify with the LLM, rank, export.
@@ -95,47 +96,47 @@ demo: setup
 ##   SNAPSHOT_DIR moves the snapshots (default snapshots/<venue>/).
 run: setup
 	@test -n "$(VENUE_ID)" || (echo "usage: make run VENUE_ID=ICML.cc/2026/Conference VENUE='ICML 2026' [TAXONOMY=icml2026]"; exit 2)
-	$(PY) -m paperrank.classify check $(if $(LLM_URL),--base-url "$(LLM_URL)")
-	$(PY) -m paperrank.ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))" \
+	$(PAPERRANK) classify check $(if $(LLM_URL),--base-url "$(LLM_URL)")
+	$(PAPERRANK) ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))" \
 	    $(if $(OPENREVIEW_URL),--base-url "$(OPENREVIEW_URL)") \
 	    $(if $(SNAPSHOT_DIR),--snapshot-dir "$(SNAPSHOT_DIR)")
-	$(PY) -m paperrank.classify run --taxonomy $(TAXONOMY) $(if $(LLM_URL),--base-url "$(LLM_URL)")
+	$(PAPERRANK) classify run --taxonomy $(TAXONOMY) $(if $(LLM_URL),--base-url "$(LLM_URL)")
 	$(MAKE) --no-print-directory rank
 
 ## Everything after loading, in one process: raw checks, dbt build, mart checks, marts agree,
 ## publish to PAPERRANK_PUBLISHED_DB, one CSV per category from the published build.
 rank: setup $(ENGINE_SETUP)
-	$(PY) -m paperrank.pipeline rank $(SETTINGS) --export-dir "$(EXPORT_DIR)" $(BOM_FLAG) \
+	$(PAPERRANK) rank $(SETTINGS) --export-dir "$(EXPORT_DIR)" $(BOM_FLAG) \
 	    --report-dir "$(REPORT_DIR)"
 
 ## The experts' report: one self-contained HTML page per venue, from the published marts
 ##   (PAPERRANK_PUBLISHED_DB; REPORT_DB=path reads another warehouse). make rank writes it too.
 report: setup
-	$(PY) -m paperrank.report --out-dir "$(REPORT_DIR)" $(if $(REPORT_DB),--db "$(REPORT_DB)")
+	$(PAPERRANK) report --out-dir "$(REPORT_DIR)" $(if $(REPORT_DB),--db "$(REPORT_DB)")
 
 ## dbt build alone, in the working warehouse (publishes nothing); ENGINE=spark: on Spark.
 build: setup $(ENGINE_SETUP)
-	$(PY) -m paperrank.pipeline dbt $(SETTINGS) -- build
+	$(PAPERRANK) build $(SETTINGS)
 
 ## The CSVs of the published build (the same export `make rank` ends with).
 export: setup
-	$(PY) -m paperrank.pipeline export --export-dir "$(EXPORT_DIR)" --venue "$(VENUE)" $(BOM_FLAG)
+	$(PAPERRANK) export --export-dir "$(EXPORT_DIR)" --venue "$(VENUE)" $(BOM_FLAG)
 
 publications: setup
-	$(PY) -m paperrank.pipeline publications
+	$(PAPERRANK) publications
 
 ## Publish the previous build again, and export it.
 rollback: setup
-	$(PY) -m paperrank.pipeline rollback --export-dir "$(EXPORT_DIR)"
+	$(PAPERRANK) rollback --export-dir "$(EXPORT_DIR)"
 
 validate: setup validate-raw validate-marts
 
 validate-raw: setup
-	$(PY) -m paperrank.quality validate --stage raw --taxonomy $(TAXONOMY) --top-n $(TOP_N) \
+	$(PAPERRANK) validate --stage raw --taxonomy $(TAXONOMY) --top-n $(TOP_N) \
 	    $(if $(PROFILE),--profile $(PROFILE))
 
 validate-marts: setup
-	$(PY) -m paperrank.quality validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N) --engine $(ENGINE)
+	$(PAPERRANK) validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N) --engine $(ENGINE)
 
 lint: setup
 	$(BIN)/ruff check paperrank bench sqlfluff_context tests/python
@@ -149,7 +150,7 @@ test: setup lint $(if $(HAVE_JAVA),setup-spark)
 	$(BIN)/pytest
 
 docs: setup
-	$(PY) -m paperrank.pipeline dbt $(SETTINGS) -- docs generate
+	$(PAPERRANK) dbt $(SETTINGS) -- docs generate
 	@echo "open target/index.html with: $(DBT) docs serve --port 8080"
 
 bench: setup

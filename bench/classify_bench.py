@@ -1,4 +1,4 @@
-"""Benchmark `python -m paperrank.classify run` against a local endpoint that answers after a fixed delay.
+"""Benchmark `paperrank classify run` against a local endpoint that answers after a fixed delay.
 
     python -m bench.classify_bench                       # 6,352 papers, 1 s answers, c=16,32,64
     python -m bench.classify_bench --papers 500 --concurrency 8 16
@@ -51,15 +51,11 @@ def seed(db: Path, papers: int) -> None:
 def one_run(base_url: str, concurrency: int, taxonomy: str):
     from paperrank.classify import runner
 
-    parser = argparse.ArgumentParser()
-    runner.add_arguments(parser)
-    args = parser.parse_args([
-        "--taxonomy", taxonomy, "--model", "bench-model", "--base-url", base_url,
-        "--concurrency", str(concurrency), "--timeout", "30", "--max-attempts", "3",
-        "--backoff", "0.1", "--backoff-max", "2", "--no-progress",
-    ])
+    options = runner.RunOptions(
+        taxonomy=taxonomy, model="bench-model", base_url=base_url, concurrency=concurrency,
+        timeout=30, max_attempts=3, backoff_initial=0.1, backoff_max=2, no_progress=True)
     started = time.perf_counter()
-    stats, _ = runner.execute(args)
+    stats, _ = runner.execute(options)
     return stats, time.perf_counter() - started
 
 
