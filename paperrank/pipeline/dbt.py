@@ -82,8 +82,28 @@ class Dbt:
             message = describe_lock(text)
             if message:
                 raise WarehouseLocked(message)
-        detail = texts[0].strip().splitlines()
-        raise DbtFailed(f"dbt {command} failed" + (f": {detail[-1]}" if detail else ""))
+        useful = _useful_line(texts[0])
+        if _is_compilation_error(result.exception):
+            # the settings checks (macros/check_settings.sql, the uncertainty vars) raise
+            # compiler errors: a wrong setting, so bad input, not a failed check
+            raise PaperrankError(f"dbt {command} stopped: {useful}")
+        raise DbtFailed(f"dbt {command} failed" + (f": {useful}" if useful else ""))
+
+
+def _is_compilation_error(exception: BaseException | None) -> bool:
+    from dbt_common.exceptions import CompilationError
+
+    return isinstance(exception, CompilationError)
+
+
+def _useful_line(text: str) -> str:
+    """The line of a dbt error that says what is wrong: not its "Compilation Error in ..."
+    header, nor the "> in macro ... / > called by ..." trail."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    message = [line for line in lines[1:] if line and not line.startswith(">")]
+    if message:
+        return message[0]
+    return lines[-1] if lines else ""
 
 
 def _check_seeds() -> None:
