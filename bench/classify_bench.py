@@ -21,6 +21,7 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / "tests" / "python" / "fake_llm_server.py"
@@ -34,7 +35,7 @@ ABSTRACT = (
 def seed(db: Path, papers: int) -> None:
     from paperrank.core.warehouse import Batch, connect, write_batch
 
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"paper_id": f"bench{i:05d}", "venue": "Bench 2026", "title": f"Benchmark paper {i}",
          "abstract": ABSTRACT, "primary_area": "other", "keywords": [], "status": "Poster",
          "is_accepted": True, "forum_url": None, "pdf_url": None}
@@ -74,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                               stdout=subprocess.PIPE, text=True)
     results = []
     try:
+        assert server.stdout is not None
         base_url = server.stdout.readline().strip()
         if not base_url.startswith("http"):
             raise RuntimeError("the fake endpoint did not start")

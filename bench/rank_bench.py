@@ -46,7 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     db.unlink(missing_ok=True)
     measure([sys.executable, "-m", "bench.raw_layer", "--db", str(db)], cwd=REPO, env=env)
     dbt = str(Path(sys.executable).parent / "dbt")
-    builds, ranks, steps = [], [], {}
+    builds: list[float] = []
+    ranks: list[float] = []
+    steps: dict[str, list[float]] = {}
     for run in range(args.runs):
         builds.append(measure([dbt, "build", "--vars", VARS, "--no-use-colors"], cwd=REPO, env=env).wall_s)
         result = measure([sys.executable, "-m", "paperrank", "rank", "--taxonomy", "iclr2026",

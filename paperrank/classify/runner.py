@@ -25,6 +25,7 @@ import click
 from tqdm import tqdm
 
 from paperrank.classify.backends import (
+    Backend,
     FatalEndpointError,
     KeywordsBackend,
     OpenAIBackend,
@@ -114,7 +115,7 @@ def api_key(config: LLMConfig) -> str:
     )
 
 
-async def classify_all(papers: list[Paper], backend: Any, store: ResponseStore,
+async def classify_all(papers: list[Paper], backend: Backend, store: ResponseStore,
                        concurrency: int, stats: RunStats, progress: tqdm) -> None:
     """Run up to `concurrency` papers at once; answers are stored by the backend's callback,
     on this thread, so the one DuckDB connection sees serialized writes."""
@@ -147,7 +148,7 @@ def execute(args: RunOptions) -> tuple[RunStats, dict[str, Any]]:
     logging.getLogger("httpx2").setLevel(logging.WARNING)
 
     if args.backend == "keywords":
-        backend: Any = KeywordsBackend(taxonomy, config)
+        backend: Backend | None = KeywordsBackend(taxonomy, config)
         concurrency = 1
     else:
         backend = None
@@ -193,7 +194,7 @@ def execute(args: RunOptions) -> tuple[RunStats, dict[str, Any]]:
     return stats, info
 
 
-async def _run_and_close(papers: list[Paper], backend: Any, store: ResponseStore,
+async def _run_and_close(papers: list[Paper], backend: Backend, store: ResponseStore,
                          concurrency: int, stats: RunStats, progress: tqdm) -> None:
     try:
         await classify_all(papers, backend, store, concurrency, stats, progress)

@@ -59,4 +59,4 @@ def settings_options(function: F) -> F:
     decorated: Any = wrapper
     for option in reversed(SETTINGS_OPTIONS):
         decorated = option(decorated)
-    return decorated  # type: ignore[no-any-return]
+    return decorated

@@ -68,7 +68,7 @@ def export_raw(db: Path, folder: Path) -> dict[str, int]:
             target.mkdir(parents=True)
             path = str((target / "part-0.parquet").resolve()).replace("'", "''")
             con.execute(f'copy raw."{table}" to \'{path}\' (format parquet)')
-            rows[table] = con.execute(f'select count(*) from raw."{table}"').fetchone()[0]
+            rows[table] = con.execute(f'select count(*) from raw."{table}"').fetchall()[0][0]
         return rows
     finally:
         con.close()

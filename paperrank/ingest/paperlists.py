@@ -143,6 +143,9 @@ def _read_paper(batch: Batch, location: str, record: dict[str, Any], venue: str,
         batch.reject(location, f"wrong type: {location} id is a {type(raw_id).__name__}", record)
         return
     paper_id = clean_text(str(raw_id), location, "paper_id")
+    if paper_id is None:
+        batch.reject(location, f"missing id: {location} has a blank id", record)
+        return
     key = f"paper {paper_id}"
     if paper_id in file.seen:
         batch.reject(key, f"duplicate paper: {key} appears again at {location}", record)

@@ -21,7 +21,7 @@ def category_lines(published: Path) -> tuple[list[str], str, int]:
     con = duckdb.connect(str(published), read_only=True)
     try:
         build_id, top_n = con.execute(
-            "select min(build_id), min(top_n) from marts.build_settings").fetchone()
+            "select min(build_id), min(top_n) from marts.build_settings").fetchall()[0]
         categories = con.execute("""
             with papers as (
                 select category, category as label_category, category_source from marts.paper_rankings

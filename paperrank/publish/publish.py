@@ -55,7 +55,7 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
             con.execute(f"attach {_literal(str(working))} as work (read_only)")
         else:
             _attach_spark_tables(con)
-        build_id = con.execute("select min(build_id) from work.marts.build_settings").fetchone()[0]
+        build_id = con.execute("select min(build_id) from work.marts.build_settings").fetchall()[0][0]
         if build_id is None:
             raise PaperrankError(f"{working} has no marts.build_settings row: nothing to publish")
         for schema, table, comment in _relations(con):

@@ -16,7 +16,7 @@ def command() -> None:
         con = duckdb.connect(str(version), read_only=True)
         try:
             row = con.execute("select min(build_id), min(built_at), min(taxonomy), min(top_n), "
-                              "min(weight_set) from marts.build_settings").fetchone()
+                              "min(weight_set) from marts.build_settings").fetchall()[0]
         finally:
             con.close()
         mark = "*" if version == active else " "

@@ -103,7 +103,7 @@ def explain(result: dict[str, Any], node: dict[str, Any], nodes: dict[str, dict[
     for row in rows:
         text = ", ".join(f"{c}={_show(v)}" for c, v in zip(columns, row, strict=True))
         if csv_lines is not None:
-            named = {node.get("column_name") if c in TESTED_VALUE_COLUMNS else c: v
+            named = {str(node.get("column_name")) if c in TESTED_VALUE_COLUMNS else c: v
                      for c, v in zip(columns, row, strict=True)}
             where = _matching_lines(named, *csv_lines)
             if where:
