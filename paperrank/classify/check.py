@@ -12,7 +12,7 @@ import click
 import openai
 
 from paperrank.classify.backends import safe_url
-from paperrank.classify.config import config_path, load_config
+from paperrank.classify.config import load_config
 from paperrank.classify.runner import api_key
 from paperrank.core.errors import PaperrankError
 
@@ -22,7 +22,8 @@ TIMEOUT = 15.0  # seconds: a preflight must be quick, whatever the run's timeout
 @click.command("check", help=__doc__)
 @click.option("--base-url", help="endpoint base URL (default from the config file)")
 @click.option("--model", help="model name (default from the config file)")
-@click.option("--config", "config_file", help=f"config file (default {config_path()})")
+@click.option("--config", "config_file",
+              help="config file (default: PAPERRANK_CLASSIFY_CONFIG, else paperrank/classify/config.toml)")
 def command(base_url: str | None, model: str | None, config_file: str | None) -> None:
     config = load_config(config_file).override(base_url=base_url, model=model)
     endpoint = safe_url(config.base_url)

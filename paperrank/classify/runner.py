@@ -33,7 +33,7 @@ from paperrank.classify.backends import (
     is_loopback,
     safe_url,
 )
-from paperrank.classify.config import LLMConfig, config_path, load_config
+from paperrank.classify.config import LLMConfig, load_config
 from paperrank.classify.prompt import build_prompt
 from paperrank.classify.store import (
     Paper,
@@ -257,7 +257,7 @@ def render_summary(stats: RunStats, info: dict[str, Any]) -> str:
 @click.option("--backoff", "backoff_initial", type=float,
               help="first backoff delay in seconds (doubles per retry)")
 @click.option("--backoff-max", type=float, help="longest backoff or Retry-After wait")
-@click.option("--config", help=f"config file (default {config_path()})")
+@click.option("--config", help="config file (default: PAPERRANK_CLASSIFY_CONFIG, else paperrank/classify/config.toml)")
 @click.option("--db", help="warehouse file (default: PAPERRANK_DB or the project's)")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 def command(**options: Any) -> None:

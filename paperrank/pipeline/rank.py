@@ -54,7 +54,8 @@ class AuditFailed(CheckFailed):
               help=f"folder of the experts' report pages (default {DEFAULT_REPORT_DIR})")
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
 @click.option("--log", type=click.Path(path_type=Path), default=DEFAULT_LOG,
-              help=f"file the quality reports are appended to (default {DEFAULT_LOG})")
+              help="file the quality reports are appended to "
+                   "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
 def command(chosen: Settings, export_dir: Path, report_dir: Path, bom: bool, log: Path) -> None:
     rank(chosen, export_dir, bom, log, report_dir)
     print(category_summary(publish.published_path()), flush=True)

@@ -23,7 +23,8 @@ from paperrank.publish.locks import check_writable
 @click.command("publish", help=__doc__)
 @settings_options
 @click.option("--log", type=click.Path(path_type=Path), default=rank.DEFAULT_LOG,
-              help=f"file the quality reports are appended to (default {rank.DEFAULT_LOG})")
+              help="file the quality reports are appended to "
+                   "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
 def command(chosen: Settings, log: Path) -> None:
     working = db_path()
     if not working.exists():

@@ -36,7 +36,7 @@ class DbtTestsFailed(CheckFailed):
 
 @click.command("test-failures", help=__doc__)
 @click.option("--target-path", type=click.Path(path_type=Path), default=DEFAULT_TARGET,
-              help=f"dbt's target folder of the run to explain (default {DEFAULT_TARGET})")
+              help="dbt's target folder of the run to explain (default: DBT_TARGET_PATH or target/)")
 def command(target_path: Path) -> None:
     failed = explain_failures(target_path)
     if failed:
