@@ -74,7 +74,8 @@ def hostile_venue(folder: Path) -> tuple[Path, Path, dict[str, str]]:
     papers_file = folder / "venue.parquet"
     truth_file = folder / "truth.parquet"
     Project(folder / "unused.duckdb", folder).python(
-        "paperrank.ingest", "synthetic", "--out", str(papers_file), "--papers", "1500", "--labels-out", str(truth_file), "--venue", "HOSTILE 2026")
+        "paperrank.ingest", "synthetic", "--out", str(papers_file), "--papers", "1500",
+        "--labels-out", str(truth_file), "--venue", "HOSTILE 2026")
     papers = pd.read_parquet(papers_file)
     truth = pd.read_parquet(truth_file)
     agentic = truth.loc[truth["category"] == "Agentic AI", "paper_id"].head(3).tolist()
