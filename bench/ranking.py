@@ -51,8 +51,8 @@ SQL_STATUS = re.compile(r"SQL status: .* in ([0-9.]+) seconds")
 # every model the build materializes (views cost nothing until a table reads them)
 TABLES = ["int_papers_categorized", "paper_rankings", "excluded_papers", "category_summary",
           "expert_picks", "category_top_n", "label_agreement", "paper_score_history",
-          "build_settings", "int_paper_ranks_bootstrapped", "paper_rank_uncertainty",
-          "category_rank_stability", "int_paper_ranks_reweighted", "category_weight_sensitivity",
+          "build_settings", "int_bootstrap_paper_ranks", "paper_rank_uncertainty",
+          "category_rank_stability", "int_weight_scenario_ranks", "category_weight_sensitivity",
           "paper_weight_sensitivity"]
 # what marts.paper_rankings needs: the shared table of categorized papers, then the ranking
 RANKING_PATH = ["int_papers_categorized", "paper_rankings"]

@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "seeds"
 PROJECT = ROOT / "dbt_project.yml"
-SIGNALS_MACRO = ROOT / "macros" / "ranking_signals.sql"
+SIGNALS_MACRO = ROOT / "macros" / "ranking" / "ranking_signals.sql"
 _TRUE = {"true", "1", "yes", "t"}
 
 

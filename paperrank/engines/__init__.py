@@ -1,9 +1,10 @@
 """The engines dbt can build the project on: DuckDB (the default) and Spark (dbt-spark).
 
 The models are the same on both; engine-specific SQL lives in dispatch macros
-(`macros/engine.sql`). This package holds the rest of what differs between engines, in one
-place for the commands (Makefile, pipelines) to call: which dbt target an engine uses, how
-the raw layer reaches Spark, and how readers open the marts an engine built.
+(`macros/engine_shims/`, `macros/random/uint64_arithmetic.sql`). This package holds the rest
+of what differs between engines, in one place for the commands (Makefile, pipelines) to
+call: which dbt target an engine uses, how the raw layer reaches Spark, and how readers open
+the marts an engine built.
 """
 
 from __future__ import annotations

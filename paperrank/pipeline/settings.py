@@ -1,7 +1,7 @@
 """The ranking's settings, as dbt vars: one definition for every command (the options: paperrank.cli.options).
 
 Every dbt var that changes the ranking is a flag here and a make variable (TAXONOMY, TOP_N,
-WEIGHT_SET, VENUE, LABEL_MODEL); dbt checks the values itself (macros/check_settings.sql), so
+WEIGHT_SET, VENUE, LABEL_MODEL); dbt checks the values itself (macros/validation/check_settings.sql), so
 a wrong one fails the same way whether it comes from make, from here or from `dbt --vars`.
 """
 

@@ -115,11 +115,3 @@
         {%- endif -%}
     {%- endif -%}
 {% endmacro %}
-
-{#- Path of a seed's CSV file, from the project graph. -#}
-{% macro _seed_file(name) %}
-    {%- for node in graph.nodes.values() if node.resource_type == 'seed' and node.name == name -%}
-        {{ return(node.root_path ~ '/' ~ node.original_file_path) }}
-    {%- endfor -%}
-    {{ exceptions.raise_compiler_error('seed ' ~ name ~ ' not found in the project') }}
-{% endmacro %}

@@ -13,7 +13,7 @@
 
     draw is the c-th output of a SplitMix64 stream seeded with state(seed, k). DuckDB's hash() is
     not used: it changes between releases. The 64-bit operations (md5_key64, mul_add64, xor64,
-    shift_right64, mod64, uint64) are engine-specific dispatch macros in macros/engine.sql.
+    shift_right64, mod64, uint64) are engine-specific dispatch macros in macros/random/uint64_arithmetic.sql.
 -#}
 
 {% macro splitmix64_gamma() -%}

@@ -9,7 +9,7 @@
         z    = (x - mean) / sqrt(var), and 0 where undefined (one value, zero spread, no value)
 
     The grid 2^-36 (1.5e-11) moves no z-score by more than about 1e-10; sums are 128-bit
-    (sum_int128 and int128 of macros/engine.sql), which holds categories of up to about a million
+    (sum_int128 and int128 of macros/engine_shims/int128.sql), which holds categories of up to about a million
     papers on scores up to 16.
     `columns` are carried through from `source`.
 -#}

@@ -1,3 +1,7 @@
+{#- The normal method's standard error of each ranked paper's composite (disabled when
+    rank_uncertainty_method is bootstrap): the spread of its reviews' weighted, standardised
+    deviations from its means, as a bootstrap of the mean would see it. -#}
+{{ config(enabled=var('rank_uncertainty_method') != 'bootstrap') }}
 {%- set signals = ranking_signals() -%}
 {%- set mean_signals = signals | select('ne', 'rating_std') | list -%}
 
@@ -15,15 +19,9 @@ reviews as (
 
 ),
 
-weights as (
-
-    select * from {{ ref('composite_weights') }}
-
-),
-
 weight_set as (
 
-    {{ weight_columns('weights') }}
+    select * from {{ ref('int_weight_set') }}
 
 ),
 
