@@ -1,10 +1,10 @@
 """The method's data as Python reads it: the seed files and the ranking signals.
 
 dbt loads `seeds/*.csv` as tables and lists the composite's signals in the dbt var
-`ranking_signals` (dbt_project.yml; earlier in the `ranking_signals` macro); the loaders,
-the classifier, the quality gates and the benchmark read the very same files through this
-module (one path, one boolean parser, one reader), so no Python copy of a seed or of the
-signal list can drift from what dbt ranks with.
+`ranking_signals` (dbt_project.yml; earlier in the `ranking_signals` macro); the loaders, the
+classifier, the quality gates and the benchmark read the very same files through this module (one
+path, one boolean parser, one reader), so no Python copy of a seed or of the signal list can
+drift from what dbt ranks with.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "seeds"
 PROJECT = ROOT / "dbt_project.yml"
-SIGNALS_MACRO = ROOT / "macros" / "ranking" / "ranking_signals.sql"
+SIGNALS_MACRO = ROOT / "macros" / "ranking_signals.sql"
 _TRUE = {"true", "1", "yes", "t"}
 
 
