@@ -18,7 +18,10 @@ per_snapshot as (
         paper_id,
         snapshot_at,
         count(*) as review_count,
-        {%- for signal in ['rating_mean', 'contribution_mean', 'soundness_mean', 'confidence_mean', 'rating_std'] %}
+        {%- set shown = [
+            'rating_mean', 'contribution_mean', 'soundness_mean', 'confidence_mean', 'rating_std'
+        ] %}
+        {%- for signal in shown %}
             {{ review_signal(signal) }} as {{ signal }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
