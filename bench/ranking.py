@@ -28,6 +28,7 @@ import statistics
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -325,7 +326,7 @@ def startup_split(runs: Runs) -> dict[str, float]:
     }
 
 
-def render(rows: list[dict[str, object]]) -> str:
+def render(rows: list[dict[str, Any]]) -> str:
     """Two markdown tables: the build against the limit and pandas, then each model's seconds
     and its multiple of the limit (the issue's "every model within 2x")."""
     header = ("| scale | papers | reviews | ranked (categories) | build s (models s) "

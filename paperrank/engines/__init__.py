@@ -13,6 +13,7 @@ from pathlib import Path
 
 import duckdb
 
+from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import connect
 
 ENGINES = ("duckdb", "spark")
@@ -24,7 +25,7 @@ TARGETS = {"duckdb": "dev", "spark": "spark"}
 def dbt_target(engine: str) -> str:
     """The profiles.yml target that builds on `engine`; a clear error for an unknown one."""
     if engine not in TARGETS:
-        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+        raise PaperrankError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
     return TARGETS[engine]
 
 

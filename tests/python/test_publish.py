@@ -91,10 +91,10 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Venue:
     scratch = tmp_path_factory.mktemp("publish")
     project = Project(scratch / "w.duckdb", scratch)
     out, truth = scratch / "v.parquet", scratch / "t.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", "500", "--out", str(out),
+    project.paperrank("ingest", "synthetic", "--papers", "500", "--out", str(out),
                    "--labels-out", str(truth))
-    project.python("paperrank.ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.python("paperrank.classify", "import", str(truth), "--taxonomy", "icml2026")
+    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
+    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
     v = Venue(project)
     result = v.make("rank", "TOP_N=5", "PROFILE=iclr2026")
     assert str(project.published) in result.stdout  # make rank prints the published path
@@ -212,9 +212,9 @@ KILL_POINTS = [("[1/6] dbt build", 1.5), ("[3/6] mart checks", 0.2), ("[3/6] mar
 
 
 def run_and_kill(project: Project, exports: Path, marker: str, delay: float) -> bool:
-    """Start `python -m paperrank.pipeline rank`, kill -9 it `delay` s after `marker`; True if killed."""
+    """Start `paperrank rank`, kill -9 it `delay` s after `marker`; True if killed."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "paperrank.pipeline", "rank", "--top-n", "7", "--profile", "iclr2026",
+        [sys.executable, "-m", "paperrank", "rank", "--top-n", "7", "--profile", "iclr2026",
          "--export-dir", str(exports)], cwd=REPO, env=project.env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, start_new_session=True)
     seen = b""
@@ -278,7 +278,7 @@ def test_marts_torn_between_two_builds_are_not_published(venue: Venue) -> None:
     assert checked.returncode != 0
     assert re.search(r"FAIL \d+ marts_agree__category_top_n_is_the_top_n_of_paper_rankings",
                      checked.stdout), checked.stdout[-3000:]
-    result = venue.project.python("paperrank.pipeline", "publish", "--top-n", "3", check=False)
+    result = venue.project.paperrank("publish", "--top-n", "3", check=False)
     assert result.returncode != 0 and "the marts disagree, nothing was published" in result.stderr
     assert venue.state() == before
 
@@ -296,8 +296,8 @@ def test_a_violated_agreement_rule_fails_rank_naming_it(venue: Venue, tmp_path: 
     scratch.mkdir()
     shutil.copy(venue.project.db, scratch / "w.duckdb")
     broken = Project(scratch / "w.duckdb", scratch, root=root)
-    result = broken.python("paperrank.pipeline", "rank", "--top-n", "5", "--profile", "iclr2026",
-                           "--export-dir", str(scratch / "exports"), check=False)
+    result = broken.paperrank("rank", "--top-n", "5", "--profile", "iclr2026",
+                              "--export-dir", str(scratch / "exports"), check=False)
     assert result.returncode == 1, result.stdout[-2000:] + result.stderr[-2000:]
     assert "marts_agree__category_top_n_is_the_top_n_of_paper_rankings" in result.stdout + result.stderr
     assert not broken.published.exists() and not (scratch / "exports").exists()
