@@ -18,6 +18,7 @@ from paperrank.cli.lazy import LazyGroup
 # name -> ("module:attribute", one-line help). Groups of their own (ingest, classify, picks) are
 # LazyGroups too, in their modules.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "rank-sets": ("paperrank.ranksets.cli:rank_sets", "rank confidence sets for a CSV of estimates"),
 }
 
 
