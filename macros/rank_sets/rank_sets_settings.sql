@@ -9,9 +9,12 @@
                             and draw are the partners every paper is compared with exactly (4);
                             the others enter through an upper bound (macros/rank_sets/)
       rank_sets_steps       step-down steps unrolled (5); fewer than needed is conservative
+      rank_sets_row_budget  at most this many draw rows (papers x B, 10M): categories are taken
+                            smallest first while they fit; the others get no sets (null)
 -#}
 {% macro rank_sets_settings(overrides=none) -%}
-    {%- set defaults = {'coverage': 0.95, 'draws': 1000, 'seed': 2026, 'candidates': 4, 'steps': 5} -%}
+    {%- set defaults = {'coverage': 0.95, 'draws': 1000, 'seed': 2026, 'candidates': 4, 'steps': 5,
+        'row_budget': 10000000} -%}
     {%- if exceptions is not defined -%}
         {#- sqlfluff's jinja templater (`make lint`) has no dbt vars: lint with the defaults -#}
         {{ return(defaults) }}
@@ -29,6 +32,7 @@
         {%- do problems.append('rank_sets_coverage = ' ~ coverage ~ ' (a probability strictly between 0 and 1 is allowed)') -%}
     {%- endif -%}
     {%- for name, low, high in [('draws', 10, 100000), ('candidates', 1, 100), ('steps', 1, 50),
+            ('row_budget', 1, 10000000000),
             ('seed', 0, 9223372036854775807)] -%}
         {%- set value = settings[name] -%}
         {%- if value is not number or value is boolean or value != value | int or value < low or value > high -%}

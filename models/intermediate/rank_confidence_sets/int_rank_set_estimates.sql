@@ -8,7 +8,12 @@
     category's standardisation (the category means and standard deviations are taken as
     fixed, so a paper's reviews move only its own composite); the rating_std term's own
     spread is left out of the se, as in the closed-form uncertainty method.
+
+    Only the categories whose draws fit rank_sets_row_budget (papers x B, smallest categories
+    first) are here; the others get no sets.
 -#}
+{{ config(materialized="table") }}
+{%- set settings = rank_sets_settings() %}
 
 with
 
@@ -24,7 +29,7 @@ errors as (
 
 ),
 
-final as (
+keyed as (
 
     select
         rankings.venue,
@@ -41,6 +46,30 @@ final as (
     from rankings
     inner join errors
         on rankings.paper_id = errors.paper_id
+
+),
+
+-- draw rows of each category and of every category not larger (ties: by group_key)
+budgeted as (
+
+    select
+        group_key,
+        sum(category_size * {{ settings.draws }}) over (
+            order by category_size, group_key rows between unbounded preceding and current row
+        ) as cumulative_draw_rows
+
+    from (select distinct group_key, category_size from keyed) as categories
+
+),
+
+final as (
+
+    select keyed.*
+
+    from keyed
+    inner join budgeted
+        on keyed.group_key = budgeted.group_key
+    where budgeted.cumulative_draw_rows <= {{ settings.row_budget }}
 
 )
 
