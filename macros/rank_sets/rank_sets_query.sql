@@ -1,9 +1,10 @@
 {#-
     The whole rank-set computation over one table of estimates, as one query: what
     `paperrank rank-sets FILE` runs (paperrank/ranksets/), with the same macros as the models.
-    `relation` has the columns item_key (text id), item_number (1..n) , estimate and se, one
-    group; `options` holds coverage, draws, seed and optionally tau (checked by
-    rank_sets_settings). The columns are those of the command's CSV.
+    `relation` has the columns item_key (text id), item_number (1..n), estimate and se, one
+    group (with options.grouped, also group_key: one ranking per group, as the benchmark's
+    synthetic categories); `options` holds coverage, draws, seed and optionally tau (checked
+    by rank_sets_settings). The columns are those of the command's CSV.
 -#}
 {% macro rank_sets_query(relation, options) -%}
 {%- set tau = options.get('tau') -%}
@@ -14,7 +15,7 @@ with
 estimates as (
 
     select
-        1 as group_key,
+        {{ 'group_key' if options.get('grouped') else '1 as group_key' }},
         item_number,
         item_key,
         estimate,
@@ -49,7 +50,9 @@ final as (
 
     from estimates
     inner join bounds
-        on estimates.item_number = bounds.item_number
+        on
+            estimates.group_key = bounds.group_key
+            and estimates.item_number = bounds.item_number
 
 )
 

@@ -187,10 +187,12 @@ def test_same_draws_all_pairs_give_the_same_memberships(built: Project) -> None:
 
 def test_an_independent_generator_agrees_within_monte_carlo_error(built: Project) -> None:
     """numpy's own generator (PCG64) and every pair: the critical values differ only by Monte
-    Carlo error (B = 1000: about 0.03 at the simultaneous 95% quantile; 0.15 allowed), and each
-    SQL bound lies between numpy's bounds at its critical value -+ 0.15. Categories of up to
-    300 papers (the all-pairs marginal step-down is n^2 B per step in numpy)."""
-    tolerance = 0.15
+    Carlo error. At B = 1000 a 95% quantile of these maxima has a standard error of about
+    0.05, so one simultaneous value may differ by 0.15, a paper's marginal value by 0.3 (the
+    largest of up to 300 such differences) and their mean by 0.06; each SQL bound lies between
+    numpy's bounds at those critical values -+ the same allowance. Categories of up to 300
+    papers (the all-pairs marginal step-down is n^2 B per step in numpy)."""
+    simultaneous_tolerance, marginal_tolerance = 0.15, 0.3
     for group in real_categories(built):
         if len(group) > 300:
             continue
@@ -198,10 +200,14 @@ def test_an_independent_generator_agrees_within_monte_carlo_error(built: Project
         u = np.random.default_rng(20260).standard_normal((len(group), DRAWS))
         exact = all_pairs_sets(x, s, u, 0.95)
         name = group.category.iloc[0]
-        assert abs(group.simultaneous_critical_value.iloc[0] - exact["simultaneous"]) <= tolerance
-        assert np.abs(group.marginal_critical_value.to_numpy() - exact["marginal"]).max() <= tolerance
-        wide = bounds(exact["t"], exact["marginal"] + tolerance, exact["simultaneous"] + tolerance)
-        narrow = bounds(exact["t"], exact["marginal"] - tolerance, exact["simultaneous"] - tolerance)
+        gap = group.marginal_critical_value.to_numpy() - exact["marginal"]
+        assert abs(group.simultaneous_critical_value.iloc[0] - exact["simultaneous"]) \
+            <= simultaneous_tolerance, name
+        assert np.abs(gap).max() <= marginal_tolerance and np.abs(gap).mean() <= 0.06, name
+        wide = bounds(exact["t"], exact["marginal"] + marginal_tolerance,
+                      exact["simultaneous"] + simultaneous_tolerance)
+        narrow = bounds(exact["t"], exact["marginal"] - marginal_tolerance,
+                        exact["simultaneous"] - simultaneous_tolerance)
         for column in ("marginal_lower", "simultaneous_lower"):
             assert (wide[column] <= group[column].to_numpy()).all(), (name, column)
             assert (group[column].to_numpy() <= narrow[column]).all(), (name, column)
