@@ -9,6 +9,11 @@
     fixed, so a paper's reviews move only its own composite); the rating_std term's own
     spread is left out of the se, as in the closed-form uncertainty method.
 
+    The se is corrected for the (n - 1)/n shrinkage (issue 24 point 4): composite_se is
+    sqrt(population variance of the review deviations / n), which is what a bootstrap of n out
+    of n reproduces; the standard error of a mean of n reviews uses the sample variance, so it
+    is composite_se * sqrt(n / (n - 1)) (macros/rank_sets/corrected_se.sql).
+
     Only the categories whose draws fit rank_sets_row_budget (papers x B, smallest categories
     first) are here; the others get no sets.
 -#}
@@ -41,7 +46,7 @@ keyed as (
         row_number() over (order by rankings.paper_id) as item_number,
         rankings.paper_id as item_key,
         rankings.local_top_overall as estimate,
-        errors.composite_se as se
+        {{ corrected_se('errors.composite_se', 'rankings.review_count') }} as se
 
     from rankings
     inner join errors
