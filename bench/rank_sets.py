@@ -75,7 +75,7 @@ def warehouse_rows(db: Path, vars_json: str, runs: int) -> list[str]:
                               ("review bootstrap (yardstick)", "int_paper_ranks_bootstrapped")):
             before = os.getloadavg()[0]
             results = [dbt_run(copy, scratch, select, vars_json) for _ in range(runs)]
-            wall, sql, peak = (statistics.median(values) for values in zip(*results))
+            wall, sql, peak = (statistics.median(values) for values in zip(*results, strict=False))
             rows.append(f"| {label} | {wall:.1f} | {sql:.1f} | {peak:.0f} | "
                         f"{before:.1f} / {os.getloadavg()[0]:.1f} |")
     return ["| models | wall s | SQL s | peak RSS MB | load before / after |",

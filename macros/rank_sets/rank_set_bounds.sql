@@ -15,7 +15,7 @@
     Every pair of a group is counted once (no draws): n^2 rows per group.
 -#}
 {% macro rank_set_bound_ctes(name, estimates, critical_values, tau=none) -%}
-{{ name }}_items as (
+    {{ name }}_items as (
 
     select
         items.group_key,
@@ -64,16 +64,16 @@
         item_number,
         count(*) + 1 as group_size,
         sum(case when is_below then 1 else 0 end) as above_count,
-        {%- set counted = [] -%}
-        {%- for kind in ('marginal', 'simultaneous') -%}
-            {%- for suffix in ('', '_previous') -%}
+    {%- set counted = [] -%}
+    {%- for kind in ('marginal', 'simultaneous') -%}
+        {%- for suffix in ('', '_previous') -%}
                 {%- do counted.append('sum(case when -t > ' ~ kind ~ '_critical_value' ~ suffix
                     ~ ' then 1 else 0 end) as ' ~ kind ~ '_beaten_by' ~ suffix) -%}
                 {%- do counted.append('sum(case when t > ' ~ kind ~ '_critical_value' ~ suffix
                     ~ ' then 1 else 0 end) as ' ~ kind ~ '_beats' ~ suffix) -%}
-            {%- endfor -%}
-        {%- endfor %}
-        {{ counted | join(',\n        ') }}
+        {%- endfor -%}
+    {%- endfor %}
+    {{ counted | join(',\n        ') }}
 
     from {{ name }}_pairs
     group by group_key, item_number
@@ -93,11 +93,11 @@
         coalesce(counts.group_size, 1) - coalesce(counts.marginal_beats, 0) as marginal_upper,
         coalesce(counts.simultaneous_beaten_by, 0) + 1 as simultaneous_lower,
         coalesce(counts.group_size, 1) - coalesce(counts.simultaneous_beats, 0) as simultaneous_upper,
-        {%- if tau is not none %}
+    {%- if tau is not none %}
             coalesce(counts.simultaneous_beaten_by, 0) + 1 <= {{ tau | int }} as is_tau_best,
             coalesce(counts.group_size, 1) - coalesce(counts.simultaneous_beats, 0) <= {{ tau | int }}
                 as is_certainly_tau_best,
-        {%- endif %}
+    {%- endif %}
         items.marginal_critical_value,
         items.simultaneous_critical_value,
         items.marginal_bound_share,

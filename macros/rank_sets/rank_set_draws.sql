@@ -17,7 +17,7 @@
     the same papers with the same seed.
 -#}
 {% macro rank_set_draw_ctes(name, estimates, settings) -%}
-{{ mixed_seed_ctes(name ~ '_seed_mixed', settings.seed) }},
+    {{ mixed_seed_ctes(name ~ '_seed_mixed', settings.seed) }},
 
 {{ name }}_streams as (
 

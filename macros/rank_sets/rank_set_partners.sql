@@ -15,9 +15,9 @@
     (`marginal_bound_share`); the tests compare with an all-pairs implementation.
 -#}
 {% macro rank_set_partner_ctes(name, estimates, draws, settings) -%}
-{%- set slots = 2 * settings.candidates -%}
-{%- set minus_infinite = '-1e308' -%}
-{{ name }}_items as (
+    {%- set slots = 2 * settings.candidates -%}
+    {%- set minus_infinite = '-1e308' -%}
+    {{ name }}_items as (
 
     select
         items.group_key,
@@ -83,15 +83,15 @@
     select
         group_key,
         draw,
-        {%- for slot in range(1, slots + 1) %}
+    {%- for slot in range(1, slots + 1) %}
             {%- set test = ('rank_high = ' ~ slot) if slot <= settings.candidates
                 else ('rank_low = ' ~ (slot - settings.candidates)) %}
             max(case when {{ test }} then item_number end) as partner_number_{{ slot }},
             max(case when {{ test }} then z end) as partner_z_{{ slot }},
             max(case when {{ test }} then estimate end) as partner_estimate_{{ slot }},
             max(case when {{ test }} then se end) as partner_se_{{ slot }}
-            {%- if not loop.last %},{% endif %}
-        {%- endfor %}
+        {%- if not loop.last %},{% endif %}
+    {%- endfor %}
 
     from {{ name }}_ranked
     where rank_high <= {{ settings.candidates }} or rank_low <= {{ settings.candidates }}
@@ -167,7 +167,7 @@
         rows.item_number,
         rows.draw,
         rows.outside_bound,
-        {%- for slot in range(1, slots + 1) %}
+    {%- for slot in range(1, slots + 1) %}
             case when candidates.partner_number_{{ slot }} != rows.item_number then
                 {{ rank_set_scaled_difference('rows.z', 'candidates.partner_z_' ~ slot, 'rows.se',
                     'candidates.partner_se_' ~ slot, '0.0') }}
@@ -176,7 +176,7 @@
                 {{ rank_set_scaled_difference('rows.estimate', 'candidates.partner_estimate_' ~ slot, 'rows.se',
                     'candidates.partner_se_' ~ slot, '1e300') }}
             end as t_{{ slot }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
+    {%- endfor %}
 
     from {{ name }}_rows as rows
     inner join {{ name }}_candidates as candidates
@@ -186,4 +186,3 @@
 
 )
 {%- endmacro %}
-

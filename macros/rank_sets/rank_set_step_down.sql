@@ -1,3 +1,5 @@
+-- noqa: disable=LT02,LT12
+-- (the unrolled step-down loop: sqlfluff cannot lay out its Jinja-generated CTEs)
 {#-
     Critical values of the rank confidence sets by the step-down of Mogstad, Romano, Shaikh
     and Wilhelm (2024) as csranks implements it (csdiffmeans with stepdown = TRUE), over `partners`

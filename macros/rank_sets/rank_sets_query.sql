@@ -7,7 +7,7 @@
     by rank_sets_settings). The columns are those of the command's CSV.
 -#}
 {% macro rank_sets_query(relation, options) -%}
-{%- set tau = options.get('tau') -%}
+    {%- set tau = options.get('tau') -%}
 {%- set settings = rank_sets_settings({'coverage': options.coverage, 'draws': options.draws,
     'seed': options.seed}) -%}
 with
@@ -44,9 +44,9 @@ final as (
         cast(bounds.marginal_upper as bigint) as marginal_upper,
         cast(bounds.simultaneous_lower as bigint) as simultaneous_lower,
         cast(bounds.simultaneous_upper as bigint) as simultaneous_upper
-        {%- if tau is not none %},
+    {%- if tau is not none %},
             bounds.is_tau_best as tau_best
-        {%- endif %}
+    {%- endif %}
 
     from estimates
     inner join bounds

@@ -8,12 +8,13 @@
       rank_sets_candidates  K: the K highest and K lowest standardised draws of each category
                             and draw are the partners every paper is compared with exactly (4);
                             the others enter through an upper bound (macros/rank_sets/)
-      rank_sets_steps       step-down steps unrolled (5); fewer than needed is conservative
+      rank_sets_steps       step-down steps unrolled (3; the real data converges in 3, not 2);
+                            fewer than needed is conservative (a warning test says so)
       rank_sets_row_budget  at most this many draw rows (papers x B, 10M): categories are taken
                             smallest first while they fit; the others get no sets (null)
 -#}
 {% macro rank_sets_settings(overrides=none) -%}
-    {%- set defaults = {'coverage': 0.95, 'draws': 1000, 'seed': 2026, 'candidates': 4, 'steps': 5,
+    {%- set defaults = {'coverage': 0.95, 'draws': 1000, 'seed': 2026, 'candidates': 4, 'steps': 3,
         'row_budget': 10000000} -%}
     {%- if exceptions is not defined -%}
         {#- sqlfluff's jinja templater (`make lint`) has no dbt vars: lint with the defaults -#}
@@ -29,13 +30,15 @@
     {%- set problems = [] -%}
     {%- set coverage = settings.coverage -%}
     {%- if coverage is not number or coverage is boolean or coverage <= 0 or coverage >= 1 -%}
-        {%- do problems.append('rank_sets_coverage = ' ~ coverage ~ ' (a probability strictly between 0 and 1 is allowed)') -%}
+        {%- do problems.append('rank_sets_coverage = ' ~ coverage
+            ~ ' (a probability strictly between 0 and 1 is allowed)') -%}
     {%- endif -%}
     {%- for name, low, high in [('draws', 10, 100000), ('candidates', 1, 100), ('steps', 1, 50),
             ('row_budget', 1, 10000000000),
             ('seed', 0, 9223372036854775807)] -%}
         {%- set value = settings[name] -%}
-        {%- if value is not number or value is boolean or value != value | int or value < low or value > high -%}
+        {%- if value is not number or value is boolean or value != value | int
+            or value < low or value > high -%}
             {%- do problems.append('rank_sets_' ~ name ~ ' = ' ~ value ~ ' (a whole number from '
                 ~ low ~ ' to ' ~ high ~ ' is allowed)') -%}
         {%- endif -%}

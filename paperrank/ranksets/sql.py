@@ -44,7 +44,7 @@ def compiled_queries(many: list[dict[str, float | int | None]]) -> list[str]:
         queries = []
         for options in many:
             given = {name: value for name, value in options.items() if value is not None}
-            inline = "{{ rank_sets_query('%s', %s) }}" % (INPUT, json.dumps(given))
+            inline = f"{{{{ rank_sets_query('{INPUT}', {json.dumps(given)}) }}}}"
             with contextlib.redirect_stdout(io.StringIO()):
                 result = runner.invoke(["compile", "--inline", inline, *common])
             _raise_for(result)

@@ -32,7 +32,7 @@ def read_estimates(path: Path, id_column: str, estimate_column: str, se_column: 
     seen: dict[str, int] = {}
     estimates, errors = [], []
     for index, row in enumerate(frame.itertuples(index=False), start=2):  # line 1 is the header
-        values = dict(zip(frame.columns, row))
+        values = dict(zip(frame.columns, row, strict=False))
         key = values[id_column].strip()
         where = f"{path} line {index} ({id_column} {key!r})"
         if not key:

@@ -136,7 +136,7 @@ def queries() -> dict[float, str]:
     """The command's SQL at three coverages, rendered once by dbt."""
     levels = [0.75, 0.9, 0.95]
     rendered = compiled_queries([{"coverage": c, "draws": 400, "seed": 7} for c in levels])
-    return dict(zip(levels, rendered))
+    return dict(zip(levels, rendered, strict=False))
 
 
 def table(estimates, errors) -> pd.DataFrame:
@@ -233,13 +233,13 @@ def test_sets_grow_with_coverage_and_tau(queries: dict[float, str]) -> None:
     rng = np.random.default_rng(3)
     estimates = table(rng.normal(0, 1, 80), rng.uniform(0.2, 0.6, 80))
     results = [run_query(queries[c], estimates).set_index("id") for c in sorted(queries)]
-    for low, high in zip(results, results[1:]):
+    for low, high in zip(results, results[1:], strict=False):
         for kind in ("marginal", "simultaneous"):
             assert (high[f"{kind}_lower"] <= low[f"{kind}_lower"]).all()
             assert (high[f"{kind}_upper"] >= low[f"{kind}_upper"]).all()
     for result in results:
         best = [set(result.index[result.simultaneous_lower <= tau]) for tau in (1, 5, 10, 40)]
-        assert all(a <= b for a, b in zip(best, best[1:]))
+        assert all(a <= b for a, b in zip(best, best[1:], strict=False))
     assert results[0].simultaneous_upper.sum() < results[-1].simultaneous_upper.sum()  # not all equal
 
 
@@ -247,7 +247,7 @@ def test_simultaneous_sets_contain_marginal_ones_within_one_to_n(queries: dict[f
     rng = np.random.default_rng(4)
     n = 120
     result = run_query(queries[0.95], table(rng.normal(0, 1, n), rng.uniform(0.05, 0.8, n)))
-    assert ((1 <= result.simultaneous_lower) & (result.simultaneous_lower <= result.marginal_lower)).all()
+    assert ((result.simultaneous_lower >= 1) & (result.simultaneous_lower <= result.marginal_lower)).all()
     assert ((result.marginal_lower <= result["rank"]) & (result["rank"] <= result.marginal_upper)).all()
     assert ((result.marginal_upper <= result.simultaneous_upper) & (result.simultaneous_upper <= n)).all()
 

@@ -35,8 +35,11 @@ per_category as (
         -- the square of corrected_se, without its square root
         avg(
             errors.composite_se * errors.composite_se
-            * case when rankings.review_count > 1
-                then cast(rankings.review_count as double) / (rankings.review_count - 1) else 1.0 end
+            * case
+                when rankings.review_count > 1
+                    then cast(rankings.review_count as double) / (rankings.review_count - 1)
+                else 1.0
+            end
         ) as mean_squared_se
 
     from rankings

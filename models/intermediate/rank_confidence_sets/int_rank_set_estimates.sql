@@ -63,13 +63,28 @@ budgeted as (
             order by category_size, group_key rows between unbounded preceding and current row
         ) as cumulative_draw_rows
 
-    from (select distinct group_key, category_size from keyed) as categories
+    from (
+        select distinct
+            group_key,
+            category_size
+        from keyed
+    ) as categories
 
 ),
 
 final as (
 
-    select keyed.*
+    select
+        keyed.venue,
+        keyed.category,
+        keyed.paper_id,
+        keyed.category_rank,
+        keyed.category_size,
+        keyed.group_key,
+        keyed.item_number,
+        keyed.item_key,
+        keyed.estimate,
+        keyed.se
 
     from keyed
     inner join budgeted
