@@ -124,8 +124,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
     labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("rank_sets")
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("paperrank.ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.python("paperrank.classify", "import", str(labels), "--taxonomy", "iclr2026")
+    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
     project.dbt("seed")
     project.dbt("build", "--select", "+int_rank_sets_estimated", "--vars", "{taxonomy: iclr2026}")
     return project

@@ -1,7 +1,7 @@
 {#-
     How rankable each category is at all: the share of the composites' variance that is
     between papers rather than review noise, reliability = 1 - mean(se^2) / var(composite)
-    (sample variance; floored at 0), with the se of int_composite_errors_estimated corrected
+    (sample variance; floored at 0), with the se of int_normal_composite_errors corrected
     for the (n - 1)/n shrinkage (macros/rank_sets/corrected_se.sql; it assumes papers
     independent given the category's standardisation). 1 means the spread of
     composites is all real difference; 0 means it is all noise. Also the mean review count,
@@ -14,7 +14,7 @@ with
 
 errors as (
 
-    select * from {{ ref('int_composite_errors_estimated') }}
+    select * from {{ ref('int_normal_composite_errors') }}
 
 ),
 

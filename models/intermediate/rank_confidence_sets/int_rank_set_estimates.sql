@@ -1,6 +1,6 @@
 {#-
     What the rank confidence sets rank: per ranked paper its composite (local_top_overall) and
-    the composite's standard error (int_composite_errors_estimated), keyed for the rank-set
+    the composite's standard error (int_normal_composite_errors), keyed for the rank-set
     macros (group_key = the category, item_number = the paper in paper_id order).
 
     Assumptions (docs/rank-confidence-sets.md): each composite is approximately normal around
@@ -30,7 +30,7 @@ rankings as (
 
 errors as (
 
-    select * from {{ ref('int_composite_errors_estimated') }}
+    select * from {{ ref('int_normal_composite_errors') }}
 
 ),
 
