@@ -13,12 +13,16 @@ import csv
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
 from paperrank.core.errors import PaperrankError
 from paperrank.ranksets.sql import compiled_query, run_query
 from paperrank.ranksets.table import read_estimates
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 COLUMNS = ["id", "estimate", "se", "rank", "marginal_lower", "marginal_upper",
            "simultaneous_lower", "simultaneous_upper"]
@@ -59,7 +63,7 @@ def rank_sets(file: Path, id_column: str, estimate_column: str, se_column: str, 
             write_csv(result[columns], handle)
 
 
-def write_csv(frame, handle) -> None:  # type: ignore[no-untyped-def]
+def write_csv(frame: pd.DataFrame, handle: TextIO) -> None:
     """Plain CSV a spreadsheet reads as meant: TRUE/FALSE, ids that cannot run as formulas."""
     writer = csv.writer(handle, lineterminator="\n")
     writer.writerow(list(frame.columns))

@@ -40,7 +40,8 @@ def compiled_queries(many: list[dict[str, float | int | None]]) -> list[str]:
         with contextlib.redirect_stdout(io.StringIO()):
             parsed = dbtRunner().invoke(["parse", *common])
         _raise_for(parsed)
-        runner = dbtRunner(manifest=parsed.result)
+        manifest: Any = parsed.result
+        runner = dbtRunner(manifest=manifest)
         queries = []
         for options in many:
             given = {name: value for name, value in options.items() if value is not None}
@@ -48,7 +49,8 @@ def compiled_queries(many: list[dict[str, float | int | None]]) -> list[str]:
             with contextlib.redirect_stdout(io.StringIO()):
                 result = runner.invoke(["compile", "--inline", inline, *common])
             _raise_for(result)
-            queries.append(str(result.result.results[0].node.compiled_code))
+            compiled: Any = result.result
+            queries.append(str(compiled.results[0].node.compiled_code))
     return queries
 
 
