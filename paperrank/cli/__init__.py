@@ -18,6 +18,7 @@ from paperrank.cli.lazy import LazyGroup
 # name -> ("module:attribute", one-line help). Groups of their own (ingest, classify, picks) are
 # LazyGroups too, in their modules.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "picks": ("paperrank.picks.cli:picks", "import the experts' picks downloaded from the report"),
 }
 
 
