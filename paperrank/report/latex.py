@@ -65,8 +65,8 @@ def _command(match: re.Match[str]) -> str:
     name = match.group(1)
     if name in SYMBOLS:
         return SYMBOLS[name]
-    following = match.string[match.end():match.end() + 1]
-    return "" if following == "{" else name
+    following = match.string[match.end():match.end() + 2]
+    return "" if following.startswith("{") and following != "{}" else name
 
 
 def to_text(title: str) -> str:
