@@ -326,7 +326,8 @@ def test_controls_are_labelled_and_reachable_by_keyboard(venue: tuple[Project, P
         for _ in range(60):
             page.keyboard.press("Tab")
             state = page.evaluate("""() => { const el = document.activeElement;
-                return [el.id || el.className || el.tagName, getComputedStyle(el).outlineStyle]; }""")
+                const name = el.classList.contains('pick') ? 'pick' : el.id || el.className || el.tagName;
+                return [name, getComputedStyle(el).outlineStyle]; }""")
             reached.append(state[0])
             outlines.append(state[1])
             if state[0] == "pick":
@@ -359,8 +360,9 @@ def one_paper(frame: pd.DataFrame, truth: pd.DataFrame):
 
 
 def identical_scores(frame: pd.DataFrame, truth: pd.DataFrame):
-    for signal in ("rating", "confidence", "soundness", "contribution", "presentation"):
-        frame[signal] = [[3, 3, 3]] * len(frame)
+    for signal, score in (("rating", 6), ("confidence", 3), ("soundness", 3),
+                          ("contribution", 3), ("presentation", 3)):  # on ICLR's scales
+        frame[signal] = frame[signal].apply(lambda scores, s=score: [s] * len(scores))
     return frame, truth
 
 
