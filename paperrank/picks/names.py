@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 MAX_LENGTH = 80
-_NAME = re.compile(r"[^\W_][\w .'()\-]{0,%d}" % (MAX_LENGTH - 1))
+_NAME = re.compile(rf"[^\W_][\w .'()\-]{{0,{MAX_LENGTH - 1}}}")
 
 
 def name_problem(name: str) -> str | None:

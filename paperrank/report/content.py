@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -433,9 +434,24 @@ def setting(data: VenueMarts, name: str) -> Any:
 
 
 def loads(data: VenueMarts) -> list[dict[str, Any]]:
-    """Each load of papers or reviews: its kind, its file's name and the snapshot time it gave."""
+    """Each load of papers or reviews: its kind, its file's name, the snapshot time it gave and
+    where that time came from, as far as the page can tell (a file whose modification time is
+    the snapshot time was dated by it: `ingest file` without --snapshot-at)."""
     if data.loads is None:
         return []
     return [{"kind": r.kind, "source": str(r.source).replace("\\", "/").rsplit("/", 1)[-1],
-             "snapshot_at": present(r.snapshot_at), "loaded_at": present(r.loaded_at)}
+             "snapshot_at": present(r.snapshot_at), "loaded_at": present(r.loaded_at),
+             "dated_by": _dated_by(str(r.kind), str(r.source), present(r.snapshot_at))}
             for r in data.loads.itertuples()]
+
+
+def _dated_by(kind: str, source: str, snapshot: Any) -> str:
+    if kind == "openreview_notes":
+        return "the newest note in the file"
+    try:
+        mtime = Path(source).stat().st_mtime
+    except OSError:
+        return "the file's modification time or --snapshot-at (the file is gone)"
+    if snapshot is not None and abs(pd.Timestamp(snapshot).timestamp() - mtime) < 1:
+        return "the file's modification time (no --snapshot-at)"
+    return "--snapshot-at (or the file changed since)"

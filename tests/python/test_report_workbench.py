@@ -335,7 +335,7 @@ def test_controls_are_labelled_and_reachable_by_keyboard(venue: tuple[Project, P
         for hook in ("paper-search", "band-filter", "expert-name"):
             assert hook in reached, reached
         assert "sort" in reached and "pick" in reached, reached
-        assert all(o != "none" for o in outlines), list(zip(reached, outlines))
+        assert all(o != "none" for o in outlines), list(zip(reached, outlines, strict=True))
         page.keyboard.press("Space")
         assert page.locator("input.pick:checked").count() == 1
     assert log.console == [] and log.page_errors == []
