@@ -290,8 +290,11 @@ def test_iclr_page_is_small_and_self_contained(iclr: tuple[Project, Path]) -> No
     assert len(doc.xpath("//script")) == 1  # the page's own, allowed by its hash
     assert path.stat().st_size <= 1_500_000  # issue 23's budget
     assert all(img.get("alt") for img in doc.xpath("//img"))
-    assert re.search(r"https?://(?!openreview\.net/)", html.replace(
+    # no address but OpenReview's, outside the abstracts (whose text may cite a URL, as text)
+    outside_abstracts = re.sub(r'<p class="abstract-text">.*?</p>', "", html, flags=re.S)
+    assert re.search(r"https?://(?!openreview\.net/)", outside_abstracts.replace(
         "http://www.w3.org/", "")) is None
+    assert all(h.startswith(("#", "https://openreview.net/")) for h in doc.xpath("//a/@href"))
 
 
 def test_synthetic_shortlists_and_counts_match_the_marts(synthetic) -> None:
