@@ -87,13 +87,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", type=Path, action="append", required=True,
                         help="a warehouse built by `make rank` (repeatable: one per data shape)")
     parser.add_argument("--runs", type=int, default=5, help="page loads per page (default 5)")
+    parser.add_argument("--published-only", action="store_true",
+                        help="skip the page that lists every ranked paper")
     parser.add_argument("--out-dir", type=Path, default=None,
                         help="where the pages go (default: a temporary folder)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         out = args.out_dir or Path(scratch)
         for number, db in enumerate(args.db):
-            for label, below in (("published", cli.render.BELOW_CUT), ("every ranked paper", 10**6)):
+            shapes = [("published", cli.render.BELOW_CUT), ("every ranked paper", 10**6)]
+            for label, below in shapes[:1] if args.published_only else shapes:
                 for _venue, path in cli.write_reports(db, out / f"{number}-{below}", None, below):
                     result = measure(path, args.runs)
                     print(json.dumps({"db": str(db), "shape": label, **result}), flush=True)
