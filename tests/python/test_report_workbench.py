@@ -32,17 +32,13 @@ HOSTILE_NOTE = '=HYPERLINK("http://x") <script>alert(1)</script>, "comma"\nsecon
 EXPERT = "Dr. Zoë O'Brien-Smith (ML)"
 
 
-def module(project: Project, name: str, *args: str, check: bool = True):
-    return project.run(sys.executable, "-m", name, *args, check=check)
-
-
 def dbt_build(project: Project, *extra: str) -> None:
     project.dbt("seed", "--select", "expert_selections", "--full-refresh")
     project.dbt("build", "--vars", "{taxonomy: icml2026, label_model: truth}", *extra)
 
 
 def render(project: Project, below: int = 10) -> Path:
-    result = module(project, "paperrank.report", "--db", str(project.db), "--out-dir",
+    result = project.paperrank("report", "--db", str(project.db), "--out-dir",
                     str(project.scratch / "report"), "--below", str(below))
     match = re.search(r"^report for .*: (.+\.html)$", result.stdout, re.MULTILINE)
     assert match, result.stdout
@@ -53,7 +49,7 @@ def build_venue(root: Path, scratch: Path, papers: int, shape=None) -> Project:
     """A synthetic venue (shape() may rewrite its papers) loaded and ranked in `root`."""
     project = Project(scratch / "warehouse.duckdb", scratch, root=root)
     papers_file, truth_file = scratch / "venue.parquet", scratch / "truth.parquet"
-    module(project, "paperrank.ingest", "synthetic", "--out", str(papers_file), "--papers",
+    project.paperrank("ingest", "synthetic", "--out", str(papers_file), "--papers",
            str(papers), "--labels-out", str(truth_file), "--venue", VENUE)
     frame, truth = pd.read_parquet(papers_file), pd.read_parquet(truth_file)
     if shape is not None:
@@ -61,9 +57,9 @@ def build_venue(root: Path, scratch: Path, papers: int, shape=None) -> Project:
     frame.to_parquet(papers_file)
     labels = truth.assign(confidence="high", rationale="<i>true</i> theme & \"why\"")
     labels.to_parquet(scratch / "labels.parquet")
-    module(project, "paperrank.ingest", "file", str(papers_file), "--venue", VENUE,
+    project.paperrank("ingest", "file", str(papers_file), "--venue", VENUE,
            "--profile", "iclr2026")
-    module(project, "paperrank.classify", "import", str(scratch / "labels.parquet"),
+    project.paperrank("classify", "import", str(scratch / "labels.parquet"),
            "--taxonomy", "icml2026", "--model", "truth")
     dbt_build(project)
     return project
