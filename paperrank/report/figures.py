@@ -246,7 +246,8 @@ def caterpillar(rows: pd.DataFrame, top_n: int, key: str) -> Plot:
         ax.grid(axis="y", color="#EEEEEE", linewidth=0.6)
         ax.set_axisbelow(True)
         seen = [b for b in dict.fromkeys(rows["rank_band"]) if b is not None]
-        handles = [Patch(color=BAND_COLOURS.get(b, "#000000"), label=f"{b} (band)") for b in seen]
+        handles: list[Artist] = [Patch(color=BAND_COLOURS.get(b, "#000000"), label=f"{b} (band)")
+                                 for b in seen]
         handles.append(mpl.lines.Line2D([], [], color="#555555", linewidth=2.2,
                                         label="5th\u201395th percentile of rank"))
         handles.append(mpl.lines.Line2D([], [], marker="o", color="black", linestyle="",
