@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rollback": ("paperrank.publish.rollback:command",
                  "point the published warehouse (and exports) at the previous build"),
     "export": ("paperrank.publish.export:command", "export the published build's CSVs"),
+    "picks": ("paperrank.picks.cli:picks", "import the experts' picks downloaded from the report"),
     "report": ("paperrank.report.cli:command", "the experts' report: one HTML page per venue"),
     "validate": ("paperrank.quality.validate:command", "run the great-expectations suites on the warehouse"),
     "quality": ("paperrank.cli.groups:quality", "check seeds, warehouse and dbt's failed tests"),

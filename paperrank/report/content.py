@@ -10,18 +10,35 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pandas as pd
 
 from paperrank.classify.evaluate import accuracy, cohens_kappa, confusion_matrix
-from paperrank.report import figures
+from paperrank.report import figures, latex
 from paperrank.report.marts import VenueMarts
 
 CONFIDENCE_LEVELS = ("high", "medium", "low")
 CATERPILLAR_HALF_WINDOW = 15
 LOW_CONFIDENCE_SHOWN = 300
+MOVERS_SHOWN = 5
+BANDS = ("secure", "borderline", "outside")
+
+
+@dataclass
+class Movement:
+    """A paper's mean rating at its first and its latest review snapshot."""
+
+    before: float
+    after: float
+    before_at: Any
+    after_at: Any
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
 
 
 @dataclass
@@ -43,6 +60,12 @@ class PaperRow:
     p_top_n: float | None = None
     p_top_n_se: float | None = None
     band: str | None = None
+    category: str = ""
+    authors: str | None = None
+    abstract: str | None = None
+    status: str | None = None
+    pdf_url: str | None = None
+    movement: Movement | None = None
 
 
 @dataclass
@@ -57,6 +80,7 @@ class CategorySection:
     stability: list[tuple[str, Any]] = field(default_factory=list)
     uncertainty_method: str | None = None
     band_counts: dict[str, int] = field(default_factory=dict)
+    movers: list[PaperRow] = field(default_factory=list)
 
 
 def safe_url(url: Any) -> str | None:
@@ -116,11 +140,35 @@ def shown_signals(rankings: pd.DataFrame, signals: list[str]) -> list[str]:
     return [s for s in signals if (rankings[f"{s}_term"].fillna(0.0) != 0).any()]
 
 
+def title_text(title: Any) -> str:
+    """The title a reader sees: LaTeX turned into plain text (see latex.to_text)."""
+    title = present(title)
+    return latex.to_text(str(title)) if title is not None else "(no title)"
+
+
+def movements(data: VenueMarts) -> dict[str, Movement]:
+    """Per paper with more than one review snapshot: its mean rating at the first and the
+    latest snapshot (marts.paper_score_history), i.e. before and after the rebuttal."""
+    history = data.score_history
+    if history is None or history.empty:
+        return {}
+    moved = {}
+    for paper_id, snaps in history.groupby("paper_id", sort=False):
+        snaps = snaps.dropna(subset=["rating_mean"]).sort_values("snapshot_at")
+        if len(snaps) < 2:
+            continue
+        first, last = snaps.iloc[0], snaps.iloc[-1]
+        moved[str(paper_id)] = Movement(float(first["rating_mean"]), float(last["rating_mean"]),
+                                        first["snapshot_at"], last["snapshot_at"])
+    return moved
+
+
 def category_sections(data: VenueMarts, below: int) -> list[CategorySection]:
     signals = shown_signals(data.rankings, data.signals)
     uncertainty = None
     if data.uncertainty is not None and not data.uncertainty.empty:
         uncertainty = data.uncertainty.set_index("paper_id")
+    moved = movements(data)
     used: set[str] = set()
     sections = []
     for category, papers in data.rankings.groupby("category", sort=True):
@@ -129,9 +177,11 @@ def category_sections(data: VenueMarts, below: int) -> list[CategorySection]:
         top_count = len(top)
         shown = papers.head(top_count + below)
         anchor = anchor_for(str(category), used)
-        rows = [_paper_row(row, signals, uncertainty, top_count) for _, row in shown.iterrows()]
+        rows = [_paper_row(row, signals, uncertainty, top_count, moved)
+                for _, row in shown.iterrows()]
+        labels = [f"#{r.rank} {figures.short_title(r.title)}" for r in rows]
         plots = [
-            figures.why_here(shown, signals, top_count, key=f"{anchor}-why"),
+            figures.why_here(shown, signals, top_count, key=f"{anchor}-why", labels=labels),
             figures.distribution(papers["local_top_overall"], papers["is_top_n"], top_count,
                                  key=f"{anchor}-dist"),
         ]
@@ -142,6 +192,7 @@ def category_sections(data: VenueMarts, below: int) -> list[CategorySection]:
         )
         if uncertainty is not None:
             _add_uncertainty(section, papers, uncertainty, top_count)
+        section.movers = _movers(papers, signals, uncertainty, top_count, moved)
         if data.stability is not None:
             match = data.stability[data.stability["category"] == category]
             if not match.empty:
@@ -153,13 +204,33 @@ def category_sections(data: VenueMarts, below: int) -> list[CategorySection]:
     return sections
 
 
+def _movers(papers: pd.DataFrame, signals: list[str], uncertainty: pd.DataFrame | None,
+            top_count: int, moved: dict[str, Movement]) -> list[PaperRow]:
+    """The category's papers whose mean rating moved most between snapshots (any rank)."""
+    ids = [p for p in papers["paper_id"].astype(str) if p in moved and moved[p].change != 0]
+    ids.sort(key=lambda p: (-abs(moved[p].change), p))
+    chosen = papers.set_index(papers["paper_id"].astype(str)).loc[ids[:MOVERS_SHOWN]]
+    return [_paper_row(row, signals, uncertainty, top_count, moved) for _, row in chosen.iterrows()]
+
+
+def _text(value: Any) -> str | None:
+    value = present(value)
+    return None if value is None or not str(value).strip() else str(value)
+
+
 def _paper_row(row: pd.Series, signals: list[str], uncertainty: pd.DataFrame | None,
-               top_count: int) -> PaperRow:
+               top_count: int, moved: dict[str, Movement] | None = None) -> PaperRow:
     paper = PaperRow(
         rank=int(row["category_rank"]),
         paper_id=str(row["paper_id"]),
-        title=present(row["title"]) or "(no title)",
+        title=title_text(row["title"]),
         url=safe_url(present(row["forum_url"])),
+        category=str(row["category"]),
+        authors=_text(row.get("authors")),
+        abstract=_text(row.get("abstract")),
+        status=_text(row.get("status")),
+        pdf_url=safe_url(present(row.get("pdf_url"))),
+        movement=(moved or {}).get(str(row["paper_id"])),
         review_count=int(row["review_count"]),
         signals=[present(row.get(s)) for s in signals],
         composite=float(row["local_top_overall"]),
@@ -271,7 +342,7 @@ def low_confidence(data: VenueMarts) -> tuple[list[dict[str, Any]], int]:
     low = low.sort_values(["category", "category_rank"])
     rows = [
         {"category": r["category"], "rank": int(r["category_rank"]), "paper_id": r["paper_id"],
-         "title": present(r["title"]) or "(no title)", "url": safe_url(present(r["forum_url"])),
+         "title": title_text(r["title"]), "url": safe_url(present(r["forum_url"])),
          "primary_area": present(r["primary_area"]), "is_top": bool(r["is_top_n"]),
          "rationale": present(r.get("label_rationale"))}
         for _, r in low.head(LOW_CONFIDENCE_SHOWN).iterrows()
@@ -302,7 +373,7 @@ def agreement(data: VenueMarts) -> list[dict[str, Any]]:
             "matrix": matrix,
             "top_disagreeing": [
                 {"category": r.category, "rank": int(r.category_rank), "paper_id": r.paper_id,
-                 "title": present(r.title) or "(no title)", "url": safe_url(present(r.forum_url)),
+                 "title": title_text(r.title), "url": safe_url(present(r.forum_url)),
                  "other_category": r.other_category}
                 for r in top_disagreeing.itertuples()
             ],
@@ -311,25 +382,42 @@ def agreement(data: VenueMarts) -> list[dict[str, Any]]:
 
 
 def picks(data: VenueMarts) -> list[dict[str, Any]]:
+    """The recorded picks (marts.expert_picks), each with how many experts picked the paper."""
     bands = {}
     if data.uncertainty is not None:
         bands = dict(zip(data.uncertainty["paper_id"], data.uncertainty["rank_band"], strict=True))
-    return [
-        {
+    rows = []
+    for _, r in data.picks.iterrows():
+        band = present(r["rank_band"]) if "rank_band" in r.index else None
+        count = present(r["expert_count"]) if "expert_count" in r.index else None
+        title = present(r["title"])
+        rows.append({
             "selected_category": present(r["selected_category"]),
             "paper_id": r["paper_id"],
-            "title": present(r["title"]) or "(not in the warehouse)",
+            "title": title_text(title) if title is not None else "(not in the warehouse)",
             "paper_category": present(r["paper_category"]),
             "rank": present(r["category_rank"]),
             "size": present(r["category_size"]),
             "is_top_n": bool(r["is_top_n"]),
-            "band": present(bands.get(r["paper_id"])),
+            "band": band if band is not None else present(bands.get(r["paper_id"])),
+            "experts": None if count is None else int(count),
             "flag": present(r["flag_reason"]),
             "selected_by": present(r["selected_by"]),
             "note": present(r["note"]),
-        }
-        for _, r in data.picks.iterrows()
-    ]
+        })
+    return rows
+
+
+def picks_by_band(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per picked-for category: how many picks came from secure, borderline and outside papers
+    (and from papers with no band: not ranked, or no uncertainty mart)."""
+    table: dict[str, dict[str, int]] = {}
+    for row in rows:
+        counts = table.setdefault(str(row["selected_category"] or "(none)"), {})
+        band = row["band"] if row["band"] in BANDS else "none"
+        counts[band] = counts.get(band, 0) + 1
+    return [{"category": c, "counts": [counts.get(b, 0) for b in (*BANDS, "none")],
+             "total": sum(counts.values())} for c, counts in sorted(table.items())]
 
 
 def settings(data: VenueMarts) -> list[tuple[str, Any]]:
@@ -343,3 +431,27 @@ def setting(data: VenueMarts, name: str) -> Any:
     if data.build_settings is None or name not in data.build_settings.columns:
         return None
     return present(data.build_settings.iloc[0][name])
+
+
+def loads(data: VenueMarts) -> list[dict[str, Any]]:
+    """Each load of papers or reviews: its kind, its file's name, the snapshot time it gave and
+    where that time came from, as far as the page can tell (a file whose modification time is
+    the snapshot time was dated by it: `ingest file` without --snapshot-at)."""
+    if data.loads is None:
+        return []
+    return [{"kind": r.kind, "source": str(r.source).replace("\\", "/").rsplit("/", 1)[-1],
+             "snapshot_at": present(r.snapshot_at), "loaded_at": present(r.loaded_at),
+             "dated_by": _dated_by(str(r.kind), str(r.source), present(r.snapshot_at))}
+            for r in data.loads.itertuples()]
+
+
+def _dated_by(kind: str, source: str, snapshot: Any) -> str:
+    if kind == "openreview_notes":
+        return "the newest note in the file"
+    try:
+        mtime = Path(source).stat().st_mtime
+    except OSError:
+        return "the file's modification time or --snapshot-at (the file is gone)"
+    if snapshot is not None and abs(pd.Timestamp(snapshot).timestamp() - mtime) < 1:
+        return "the file's modification time (no --snapshot-at)"
+    return "--snapshot-at (or the file changed since)"

@@ -46,6 +46,8 @@ class VenueMarts:
     uncertainty: pd.DataFrame | None = None
     stability: pd.DataFrame | None = None
     agreement: pd.DataFrame | None = None
+    score_history: pd.DataFrame | None = None
+    loads: pd.DataFrame | None = None
 
 
 def connect(db: Path) -> duckdb.DuckDBPyConnection:
@@ -128,6 +130,13 @@ def load_venue(con: duckdb.DuckDBPyConnection, venue: str) -> VenueMarts:
             "select min(h.snapshot_at), max(h.snapshot_at) from marts.paper_score_history h "
             "inner join marts.paper_rankings r on h.paper_id = r.paper_id "
             "where r.venue = ? and h.is_latest_snapshot", [venue]).df().iloc[0]
+        data.score_history = _frame(con, """
+            select h.paper_id, h.snapshot_at, h.rating_mean
+            from marts.paper_score_history h
+            where h.snapshot_count > 1
+              and h.paper_id in (select paper_id from marts.paper_rankings where venue = ?)
+            order by h.paper_id, h.snapshot_at""", [venue])
+    data.loads = _loads(con)
     if "build_settings" in columns:
         where = " where venue = ? or venue is null" if "venue" in columns["build_settings"] else ""
         order = " order by built_at desc" if "built_at" in columns["build_settings"] else ""
@@ -163,3 +172,16 @@ def _venue_picks(con: duckdb.DuckDBPyConnection, venue: str) -> pd.DataFrame:
         where known.venue = ? or known.paper_id is null
         order by picks.selected_category, picks.category_rank nulls last, picks.paper_id
     """, [venue])
+
+
+def _loads(con: duckdb.DuckDBPyConnection) -> pd.DataFrame | None:
+    """The raw layer's loads of papers and reviews (raw.loads, when the warehouse has it): which
+    file gave which snapshot time, so the page can say where a snapshot's date comes from."""
+    found = con.execute("select count(*) from information_schema.tables "
+                        "where table_schema = 'raw' and table_name = 'loads'").fetchone()
+    if not found or not found[0]:
+        return None
+    return _frame(con, """
+        select kind, source, snapshot_at, max(finished_at) as loaded_at, sum(records_read) as records
+        from raw.loads where kind <> 'labels'
+        group by kind, source, snapshot_at order by snapshot_at, source""")

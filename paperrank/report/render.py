@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,7 @@ def context(data: VenueMarts, below: int = BELOW_CUT) -> dict[str, Any]:
     heat = content.primary_area_table(data)
     conf = content.confidence_table(data)
     low_rows, low_total = content.low_confidence(data)
+    picks = content.picks(data)
     ranked = len(data.rankings)
     snapshot = data.snapshot_at
     return {
@@ -124,19 +126,39 @@ def context(data: VenueMarts, below: int = BELOW_CUT) -> dict[str, Any]:
         "low_total": low_total,
         "agreement": content.agreement(data),
         "agreement_loaded": data.agreement is not None,
-        "picks": content.picks(data),
+        "picks": picks,
+        "picks_by_band": content.picks_by_band(picks),
+        "has_history": any(p.movement is not None for s in sections for p in s.rows),
+        "loads": content.loads(data),
         "below": below,
     }
 
 
+def sha256(text: str) -> str:
+    """The CSP source of an inline block: 'sha256-<base64 of its digest>'."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
 def render(data: VenueMarts, below: int = BELOW_CUT) -> str:
-    """The page.  Its Content-Security-Policy allows nothing but its own stylesheet (by hash)
-    and data: images, so the page cannot load anything from a network nor run a script."""
+    """The page.  Its Content-Security-Policy allows nothing but its own stylesheet and its
+    own script (each by hash) and data: images: the page loads nothing from a network, sends
+    nothing (connect-src 'none', form-action 'none'), and runs no other script."""
     env = environment()
-    css = env.get_template("report.css").render()
-    digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
-    csp = f"default-src 'none'; img-src data:; style-src 'sha256-{digest}'"
-    return env.get_template("report.html.j2").render(context(data, below), css=Markup(css), csp=csp)
+    css = unindent(env.get_template("report.css").render())
+    script = unindent(env.get_template("report.js").render())
+    csp = (f"default-src 'none'; img-src data:; style-src {sha256(css)}; "
+           f"script-src {sha256(script)}; connect-src 'none'; form-action 'none'; "
+           "base-uri 'none'")
+    page = env.get_template("report.html.j2").render(
+        context(data, below), css=Markup(css), script=Markup(script), csp=csp)
+    return unindent(page)
+
+
+def unindent(text: str) -> str:
+    """The text without its lines' indentation: the template's indentation is for its readers,
+    not the page's (the page has no <pre>, its textareas start empty, and the inline style and
+    script are unindented before they are hashed, so their hashes still match)."""
+    return re.sub(r"\n[ \t]+", "\n", text)
 
 
 def write(data: VenueMarts, out_dir: Path, below: int = BELOW_CUT) -> Path:

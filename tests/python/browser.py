@@ -46,8 +46,10 @@ class PageLog:
 
 
 @contextmanager
-def open_page(path: Path, width: int = 1366, height: int = 900) -> Iterator[tuple[object, PageLog]]:
-    """Yield (Playwright page, log) with `path` loaded from file://."""
+def open_page(path: Path, width: int = 1366, height: int = 900,
+              javascript: bool = True) -> Iterator[tuple[object, PageLog]]:
+    """Yield (Playwright page, log) with `path` loaded from file:// (javascript=False: as a
+    reader with scripts off sees it)."""
     from playwright.sync_api import sync_playwright
 
     executable = chromium_path()
@@ -56,6 +58,7 @@ def open_page(path: Path, width: int = 1366, height: int = 900) -> Iterator[tupl
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=executable, headless=True, args=CHROMIUM_FLAGS,
             viewport={"width": width, "height": height}, offline=True,
+            java_script_enabled=javascript, accept_downloads=True,
         )
         try:
             page = context.new_page()
