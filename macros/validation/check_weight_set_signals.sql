@@ -36,8 +36,10 @@
     {%- set chosen = weighted | selectattr(0, 'equalto', var('weight_set')) | list -%}
     {%- for row in present -%}
         {%- set has = [] -%}
-        {%- for name in fields if row[loop.index] -%}
-            {%- do has.append(name) -%}
+        {%- for name in fields -%}
+            {%- if row[loop.index] -%}
+                {%- do has.append(name) -%}
+            {%- endif -%}
         {%- endfor -%}
         {%- set lacking = [] -%}
         {%- set lacking_fields = [] -%}
@@ -60,7 +62,7 @@
                 'weight_set ' ~ var('weight_set') ~ ' weighs ' ~ lacking | join(', ')
                 ~ ', which venue ' ~ row[0] | tojson ~ ' lacks: none of its accepted papers\' reviews has a '
                 ~ lacking_fields | unique | join(' or ') ~ ' score'
-                ~ _profile_note(row[0]) ~ ' (its reviews have: ' ~ (has | join(', ') or 'nothing') ~ ')'
+                ~ ' (its reviews have ' ~ (has | join(', ') or 'no scores') ~ _profile_note(row[0]) ~ ')'
                 ~ '; ranking it would count the missing signal as 0 for every paper. Weight sets that fit '
                 ~ row[0] | tojson ~ ': ' ~ (fitting | join(', ') or 'none; add one to seeds/composite_weights.csv')
                 ~ ' (pass it as WEIGHT_SET= or --vars weight_set)') }}
@@ -74,7 +76,7 @@
     {%- for name in fields -%}, bool_or(r.{{ name }} is not null){%- endfor -%}
 {%- endmacro %}
 
-{#- ", whose review form (profile P) has no <signals>" when a profile matches the venue's
+{#- "; its review form, profile P ..., has no <signals>" when a profile matches the venue's
     name squashed to letters and digits, as the loaders find it ("ICLR 2018" -> iclr2018). -#}
 {% macro _profile_note(venue_name) -%}
     {%- set profile = modules.re.sub('[^a-z0-9]', '', venue_name | lower) -%}
@@ -82,7 +84,7 @@
         'select signal from ' ~ seed_file_relation('review_form_profiles')
         ~ ' where profile = ' ~ sql_string(profile) ~ " and coalesce(form_field, '') = '' order by 1").rows -%}
     {%- if rows -%}
-        {{- ' (its review form, profile ' ~ profile ~ ' of seeds/review_form_profiles.csv, has no '
-            ~ rows | map(attribute=0) | join(', ') ~ ')' -}}
+        {{- '; its review form, profile ' ~ profile ~ ' of seeds/review_form_profiles.csv, has no '
+            ~ rows | map(attribute=0) | join(', ') -}}
     {%- endif -%}
 {%- endmacro %}

@@ -82,7 +82,9 @@ class Dbt:
             message = describe_lock(text)
             if message:
                 raise WarehouseLocked(message)
-        detail = texts[0].strip().splitlines()
+        # the message, not dbt's trailing "> in macro ..." / "> called by ..." context lines
+        detail = [line.strip() for line in texts[0].strip().splitlines()
+                  if line.strip() and not line.strip().startswith(">")]
         raise DbtFailed(f"dbt {command} failed" + (f": {detail[-1]}" if detail else ""))
 
 
