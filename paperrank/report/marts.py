@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pandas as pd
+
+from paperrank.report import validity
 
 REQUIRED = ("paper_rankings", "category_summary", "excluded_papers", "expert_picks")
 RANKING_COLUMNS = (
@@ -44,6 +47,7 @@ class VenueMarts:
     uncertainty: pd.DataFrame | None = None
     stability: pd.DataFrame | None = None
     agreement: pd.DataFrame | None = None
+    validity: Any = None  # paperrank.report.validity.ValiditySection, when the outcome marts exist
 
 
 def connect(db: Path) -> duckdb.DuckDBPyConnection:
@@ -143,6 +147,7 @@ def load_venue(con: duckdb.DuckDBPyConnection, venue: str) -> VenueMarts:
         data.agreement = _frame(
             con, "select * from marts.label_agreement where venue = ? "
                  "order by other_label_model, paper_id", [venue])
+    data.validity = validity.load(con, venue, set(columns))
     return data
 
 

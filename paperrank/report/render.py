@@ -126,6 +126,7 @@ def context(data: VenueMarts, below: int = BELOW_CUT) -> dict[str, Any]:
         "agreement_loaded": data.agreement is not None,
         "picks": content.picks(data),
         "below": below,
+        "validity": data.validity,
     }
 
 
