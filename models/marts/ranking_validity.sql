@@ -1,7 +1,7 @@
 {#- How well each score tracks the outcomes: one row per (venue, category or null for
     venue-wide, population, outcome, score), with the metric's value on the sample, its seeded
-    bootstrap 95% interval (percentiles of the replicates of int_validity_samples), n, and the
-    ceiling the reviews' reliability allows (int_validity_reliability).
+    bootstrap 95% interval (percentiles over the replicates of int_validity_samples), n, and
+    the ceiling the reviews' reliability allows (int_validity_reliability).
 
     - accepted (all_submissions): AUC of accepted against rejected submissions (withdrawn and
       undecided left out);
@@ -11,7 +11,8 @@
     AUC is the Mann-Whitney statistic, ties counted half: the share of (positive, negative) pairs
     the score puts in the right order. Spearman is Pearson's correlation of the average ranks
     (ties share their mean rank). A group whose outcome has one class only, or fewer than 3
-    papers, has no row. -#}
+    papers, has no row (int_validity_groups). The replicates are joined on integers only: each
+    paper's score and citation count become their dense ranks within the group first. -#}
 {%- set fields = outcome_fields() -%}
 {%- set score_columns = ['local_top_overall'] -%}
 {%- for field in fields -%}
@@ -19,13 +20,14 @@
 {%- endfor -%}
 {%- do score_columns.append('posterior_mean') -%}
 {#- one integer per (sample group, score, replicate): the windows partition by it -#}
-{%- set keys = 'partition_key' -%}
+{%- set replicate_span = 16777216 -%}
+{%- set score_span = 16 -%}
 
 with
 
-scores as (
+groups as (
 
-    select * from {{ ref('int_validity_scores') }}
+    select * from {{ ref('int_validity_groups') }}
 
 ),
 
@@ -35,9 +37,26 @@ samples as (
 
 ),
 
+scores as (
+
+    select * from {{ ref('int_validity_scores') }}
+
+),
+
 reliability as (
 
     select * from {{ ref('int_validity_reliability') }}
+
+),
+
+score_names as (
+
+    {%- for column in score_columns %}
+        select {{ loop.index }} as score_number, '{{ column }}' as score
+        {%- if not loop.last %}
+            union all
+        {%- endif %}
+    {%- endfor %}
 
 ),
 
@@ -46,12 +65,8 @@ long_scores as (
     {%- for column in score_columns %}
         select
             venue, category, population, paper_id,
-            '{{ column }}' as score,
             {{ loop.index }} as score_number,
-            {{ column }} as score_value,
-            outcome_accepted,
-            outcome_top_tier,
-            citations
+            {{ column }} as score_value
         from scores
         where {{ column }} is not null
         {%- if not loop.last %}
@@ -61,38 +76,45 @@ long_scores as (
 
 ),
 
-drawn as (
+-- each paper's score (and citation count) as its dense rank within the group and score
+paper_values as (
 
     select
-        samples.venue,
-        samples.category,
-        samples.population,
-        samples.outcome,
-        long_scores.score,
-        samples.replicate,
-        (samples.sample_group * 16 + long_scores.score_number) * 16777216 + samples.replicate
-            as partition_key,
-        long_scores.score_value,
-        case samples.outcome
-            when 'accepted' then long_scores.outcome_accepted
-            when 'top_tier' then long_scores.outcome_top_tier
-        end as positive,
-        long_scores.citations
+        groups.sample_group,
+        groups.paper_number,
+        long_scores.score_number,
+        groups.positive,
+        dense_rank() over (
+            partition by groups.sample_group, long_scores.score_number order by long_scores.score_value
+        ) as value_rank,
+        dense_rank() over (
+            partition by groups.sample_group, long_scores.score_number order by groups.citations
+        ) as citation_rank
 
-    from samples
+    from groups
     inner join long_scores
         on
-            samples.paper_id = long_scores.paper_id
-            and samples.venue = long_scores.venue
-            and coalesce(samples.category, '') = coalesce(long_scores.category, '')
-            and samples.population = long_scores.population
+            groups.paper_id = long_scores.paper_id
+            and groups.venue = long_scores.venue
+            and coalesce(groups.category, '') = coalesce(long_scores.category, '')
+            and groups.population = long_scores.population
 
 ),
 
-partitions as (
+drawn as (
 
-    select distinct venue, category, population, outcome, score, replicate, partition_key
-    from drawn
+    select
+        (samples.sample_group * {{ score_span }} + paper_values.score_number) * {{ replicate_span }}
+        + samples.replicate as partition_key,
+        paper_values.value_rank,
+        paper_values.positive,
+        paper_values.citation_rank
+
+    from samples
+    inner join paper_values
+        on
+            samples.sample_group = paper_values.sample_group
+            and samples.paper_number = paper_values.paper_number
 
 ),
 
@@ -102,14 +124,14 @@ partitions as (
 binary_values as (
 
     select
-        {{ keys }},
-        score_value,
+        partition_key,
+        value_rank,
         sum(positive) as positives,
         count(*) - sum(positive) as negatives
 
     from drawn
-    where outcome in ('accepted', 'top_tier')
-    group by {{ keys }}, score_value
+    where positive is not null
+    group by partition_key, value_rank
 
 ),
 
@@ -117,7 +139,7 @@ binary_pairs as (
 
     select
         *,
-        sum(negatives) over (partition by {{ keys }} order by score_value) - negatives
+        sum(negatives) over (partition by partition_key order by value_rank) - negatives
             as negatives_below
 
     from binary_values
@@ -127,25 +149,24 @@ binary_pairs as (
 binary_metrics as (
 
     select
-        {{ keys }},
+        partition_key,
         'auc' as metric,
         sum(positives * (negatives_below + 0.5 * negatives)) / (sum(positives) * sum(negatives)) as value,
-        sum(positives + negatives) as n,
-        sum(positives) as n_positive
+        cast(sum(positives + negatives) as bigint) as n,
+        cast(sum(positives) as bigint) as n_positive
 
     from binary_pairs
-    group by {{ keys }}
+    group by partition_key
     having sum(positives) > 0 and sum(negatives) > 0
 
 ),
 
 -- Spearman: the average rank of each distinct score value and citation count within its
--- partition (the rows below it plus half of its own ties, plus a half), then Pearson of the
--- two over the rows
+-- partition (the rows up to it, less half of its own ties, plus a half), then Pearson
 citation_draws as (
 
-    select partition_key, score_value, citations from drawn
-    where outcome = 'citations'
+    select partition_key, value_rank, citation_rank from drawn
+    where positive is null
 
 ),
 
@@ -153,12 +174,12 @@ score_ranks as (
 
     select
         partition_key,
-        score_value,
-        sum(count(*)) over (partition by partition_key order by score_value)
+        value_rank,
+        sum(count(*)) over (partition by partition_key order by value_rank)
         - (count(*) - 1) / 2.0 as score_rank
 
     from citation_draws
-    group by partition_key, score_value
+    group by partition_key, value_rank
 
 ),
 
@@ -166,66 +187,60 @@ citation_ranks as (
 
     select
         partition_key,
-        citations,
-        sum(count(*)) over (partition by partition_key order by citations)
-        - (count(*) - 1) / 2.0 as citation_rank
+        citation_rank,
+        sum(count(*)) over (partition by partition_key order by citation_rank)
+        - (count(*) - 1) / 2.0 as average_citation_rank
 
     from citation_draws
-    group by partition_key, citations
-
-),
-
-ranked_citations as (
-
-    select
-        citation_draws.partition_key,
-        score_ranks.score_rank,
-        citation_ranks.citation_rank
-
-    from citation_draws
-    inner join score_ranks
-        on
-            citation_draws.partition_key = score_ranks.partition_key
-            and citation_draws.score_value = score_ranks.score_value
-    inner join citation_ranks
-        on
-            citation_draws.partition_key = citation_ranks.partition_key
-            and citation_draws.citations = citation_ranks.citations
+    group by partition_key, citation_rank
 
 ),
 
 rank_metrics as (
 
     select
-        {{ keys }},
+        citation_draws.partition_key,
         'spearman' as metric,
-        corr(score_rank, citation_rank) as value,
+        corr(score_ranks.score_rank, citation_ranks.average_citation_rank) as value,
         count(*) as n,
         cast(null as bigint) as n_positive
 
-    from ranked_citations
-    group by {{ keys }}
+    from citation_draws
+    inner join score_ranks
+        on
+            citation_draws.partition_key = score_ranks.partition_key
+            and citation_draws.value_rank = score_ranks.value_rank
+    inner join citation_ranks
+        on
+            citation_draws.partition_key = citation_ranks.partition_key
+            and citation_draws.citation_rank = citation_ranks.citation_rank
+    group by citation_draws.partition_key
     having count(*) >= 3
 
 ),
 
 metrics as (
 
-    select partitions.*, scored.metric, scored.value, scored.n, scored.n_positive
+    select
+        *,
+        partition_key // {{ score_span * replicate_span }} as sample_group,
+        (partition_key // {{ replicate_span }}) % {{ score_span }} as score_number,
+        partition_key % {{ replicate_span }} as replicate
+
     from (
         select * from binary_metrics
         union all
         select * from rank_metrics
     ) as scored
-    inner join partitions
-        on scored.partition_key = partitions.partition_key
 
 ),
 
 summarized as (
 
     select
-        venue, category, population, outcome, score, metric,
+        sample_group,
+        score_number,
+        metric,
         max(case when replicate = 0 then value end) as value,
         max(case when replicate = 0 then n end) as n,
         max(case when replicate = 0 then n_positive end) as n_positive,
@@ -234,18 +249,24 @@ summarized as (
         count(value) filter (where replicate > 0) as replicates
 
     from metrics
-    group by venue, category, population, outcome, score, metric
+    group by sample_group, score_number, metric
+
+),
+
+group_names as (
+
+    select distinct sample_group, venue, category, population, outcome from groups
 
 ),
 
 final as (
 
     select
-        summarized.venue,
-        summarized.category,
-        summarized.population,
-        summarized.outcome,
-        summarized.score,
+        group_names.venue,
+        group_names.category,
+        group_names.population,
+        group_names.outcome,
+        score_names.score,
         summarized.metric,
         summarized.value,
         summarized.n,
@@ -257,13 +278,17 @@ final as (
         reliability.ceiling
 
     from summarized
+    inner join group_names
+        on summarized.sample_group = group_names.sample_group
+    inner join score_names
+        on summarized.score_number = score_names.score_number
     left join reliability
         on
-            summarized.venue = reliability.venue
-            and coalesce(summarized.category, '') = coalesce(reliability.category, '')
-            and summarized.population = reliability.population
-            and summarized.outcome = reliability.outcome
-            and summarized.score = reliability.score
+            group_names.venue = reliability.venue
+            and coalesce(group_names.category, '') = coalesce(reliability.category, '')
+            and group_names.population = reliability.population
+            and group_names.outcome = reliability.outcome
+            and score_names.score = reliability.score
     where summarized.value is not null
 
 )
