@@ -20,7 +20,7 @@ WITHDRAWN = re.compile(r"withdr", re.I)
 DESK_REJECTED = re.compile(r"desk[\s_-]*reject", re.I)
 UNDECIDED = re.compile(r"submitted|submission|pending|\bactive\b", re.I)
 WORKSHOP = re.compile(r"workshop", re.I)  # paperlists' "Workshop": rejected, invited to the workshop
-ORAL = re.compile(r"\boral|notable[\s_-]*top[\s_-]*5\b", re.I)
+ORAL = re.compile(r"oral|notable[\s_-]*top[\s_-]*5\b", re.I)  # "ICLR 2026 ConditionalOral" too
 SPOTLIGHT = re.compile(r"spotlight|notable[\s_-]*top[\s_-]*25|highlight", re.I)
 POSTER = re.compile(r"poster", re.I)
 
