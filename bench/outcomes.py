@@ -22,7 +22,8 @@ from bench.measure import measure
 REPO = Path(__file__).resolve().parents[1]
 MODELS = ("int_outcome_papers", "int_eb_priors_fitted", "int_eb_posteriors",
           "int_eb_posterior_draws", "paper_posterior_rankings", "empirical_bayes_priors",
-          "int_validity_scores", "int_validity_samples", "int_validity_reliability",
+          "int_validity_scores", "int_validity_groups", "int_validity_samples",
+          "int_validity_reliability",
           "ranking_validity")
 
 
