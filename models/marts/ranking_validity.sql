@@ -275,7 +275,8 @@ final as (
         summarized.ci_high,
         summarized.replicates,
         reliability.reliability,
-        reliability.ceiling
+        reliability.ceiling,
+        reliability.ceiling_note
 
     from summarized
     inner join group_names

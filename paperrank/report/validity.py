@@ -105,8 +105,8 @@ def _plot(frame: pd.DataFrame, venue: str) -> figures.Plot:
     ax.set_yticks(y, [f"{_score_label(s)}" for s in rows["score"]], fontsize=7)
     ax.axvline(0.5, color="#BBBBBB", linewidth=0.8, linestyle=":")
     ax.axvline(0.0, color="#BBBBBB", linewidth=0.8)
-    ax.set_xlabel("AUC or Spearman (dot), 95% bootstrap interval (line), reliability ceiling (|)")
-    ax.legend(loc="lower left", fontsize=7)
+    ax.set_xlabel("value (dot), 95% bootstrap interval (line), reliability ceiling (|)")
+    fig.legend(loc="outside upper center", fontsize=7, ncols=3)
     ax.grid(axis="x", color="#EEEEEE", linewidth=0.6)
     alt = (f"How well each score tracks the outcomes of {venue}: "
            + "; ".join(f"{_score_label(r.score)} for {OUTCOME_LABELS[r.outcome]}: {r.value:.2f}"

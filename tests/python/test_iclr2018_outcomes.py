@@ -192,7 +192,10 @@ def test_venue_wide_validity_matches_pandas(built: Project) -> None:
     # the seeded bootstrap: 200 replicates, an interval around the value
     assert (venue["replicates"] == 200).all()
     assert (venue["ci_low"] <= venue["value"]).all() and (venue["value"] <= venue["ci_high"]).all()
-    assert venue["ceiling"].notna().all()
+    everyone = venue.xs("all_submissions", level="population")
+    assert everyone["ceiling"].notna().all() and (everyone["ceiling"] > 0.5).all()
+    among_accepted = venue.xs("accepted", level="population")
+    assert among_accepted["ceiling"].isna().all() and among_accepted["ceiling_note"].notna().all()
 
 
 def test_category_validity_uses_the_articles_composite(built: Project) -> None:

@@ -14,7 +14,11 @@
     rate p (bivariate normal with correlation r = sqrt(R)):
         AUC = P(S1 > S0 | T1 > c > T0) = E[ Phi(r (T1 - T0) / sqrt(2 (1 - r^2))) ],
     integrated on a grid of 150 x 150 midpoints over [-6, 6]^2 (step 0.08); c is the grid cut
-    whose upper normal tail is nearest to p (steps of 0.005). -#}
+    whose upper normal tail is nearest to p (steps of 0.005).
+
+    Among accepted papers the moment estimate of R is not a reliability: the decision selected
+    on the same reviews, truncating the true spread and the errors alike (it even comes out
+    below 0). Those rows have no ceiling, and ceiling_note says why. -#}
 {%- set fields = outcome_fields() -%}
 {%- set grid = 150 -%}
 {%- set step = 0.08 -%}
@@ -182,11 +186,17 @@ final as (
         clipped.population,
         clipped.outcome,
         clipped.score,
-        clipped.reliability,
+        case when clipped.population <> 'accepted' then clipped.reliability end as reliability,
         case
+            when clipped.population = 'accepted' then null
             when clipped.outcome = 'citations' then clipped.r
             else auc_ceilings.auc_ceiling
-        end as ceiling
+        end as ceiling,
+        case
+            when clipped.population = 'accepted'
+                then 'not estimable among accepted papers: they were selected on these reviews, '
+                || 'which truncates both the true spread and the reviewers'' errors'
+        end as ceiling_note
 
     from clipped
     left join auc_ceilings
