@@ -101,20 +101,30 @@ paper_values as (
 
 ),
 
+-- a replicate draws a paper 0, 1 or more times: its weight in that replicate
+sample_weights as (
+
+    select sample_group, replicate, paper_number, count(*) as weight
+    from samples
+    group by sample_group, replicate, paper_number
+
+),
+
 drawn as (
 
     select
-        (samples.sample_group * {{ score_span }} + paper_values.score_number) * {{ replicate_span }}
-        + samples.replicate as partition_key,
+        (sample_weights.sample_group * {{ score_span }} + paper_values.score_number) * {{ replicate_span }}
+        + sample_weights.replicate as partition_key,
+        sample_weights.weight,
         paper_values.value_rank,
         paper_values.positive,
         paper_values.citation_rank
 
-    from samples
+    from sample_weights
     inner join paper_values
         on
-            samples.sample_group = paper_values.sample_group
-            and samples.paper_number = paper_values.paper_number
+            sample_weights.sample_group = paper_values.sample_group
+            and sample_weights.paper_number = paper_values.paper_number
 
 ),
 
@@ -126,8 +136,8 @@ binary_values as (
     select
         partition_key,
         value_rank,
-        sum(positive) as positives,
-        count(*) - sum(positive) as negatives
+        sum(weight * positive) as positives,
+        sum(weight * (1 - positive)) as negatives
 
     from drawn
     where positive is not null
@@ -162,10 +172,11 @@ binary_metrics as (
 ),
 
 -- Spearman: the average rank of each distinct score value and citation count within its
--- partition (the rows up to it, less half of its own ties, plus a half), then Pearson
+-- partition (the weight up to it, less half of its own ties' weight, plus a half), then
+-- Pearson's correlation of the two, each paper counted with its weight
 citation_draws as (
 
-    select partition_key, value_rank, citation_rank from drawn
+    select partition_key, weight, value_rank, citation_rank from drawn
     where positive is null
 
 ),
@@ -175,8 +186,8 @@ score_ranks as (
     select
         partition_key,
         value_rank,
-        sum(count(*)) over (partition by partition_key order by value_rank)
-        - (count(*) - 1) / 2.0 as score_rank
+        sum(sum(weight)) over (partition by partition_key order by value_rank)
+        - (sum(weight) - 1) / 2.0 as score_rank
 
     from citation_draws
     group by partition_key, value_rank
@@ -188,22 +199,21 @@ citation_ranks as (
     select
         partition_key,
         citation_rank,
-        sum(count(*)) over (partition by partition_key order by citation_rank)
-        - (count(*) - 1) / 2.0 as average_citation_rank
+        sum(sum(weight)) over (partition by partition_key order by citation_rank)
+        - (sum(weight) - 1) / 2.0 as average_citation_rank
 
     from citation_draws
     group by partition_key, citation_rank
 
 ),
 
-rank_metrics as (
+ranked_citations as (
 
     select
         citation_draws.partition_key,
-        'spearman' as metric,
-        corr(score_ranks.score_rank, citation_ranks.average_citation_rank) as value,
-        count(*) as n,
-        cast(null as bigint) as n_positive
+        citation_draws.weight as w,
+        score_ranks.score_rank as x,
+        citation_ranks.average_citation_rank as y
 
     from citation_draws
     inner join score_ranks
@@ -214,8 +224,36 @@ rank_metrics as (
         on
             citation_draws.partition_key = citation_ranks.partition_key
             and citation_draws.citation_rank = citation_ranks.citation_rank
-    group by citation_draws.partition_key
-    having count(*) >= 3
+
+),
+
+rank_sums as (
+
+    select
+        partition_key,
+        sum(w) as n,
+        sum(w * x) as sx,
+        sum(w * y) as sy,
+        sum(w * x * x) as sxx,
+        sum(w * y * y) as syy,
+        sum(w * x * y) as sxy
+
+    from ranked_citations
+    group by partition_key
+    having sum(w) >= 3
+
+),
+
+rank_metrics as (
+
+    select
+        partition_key,
+        'spearman' as metric,
+        (sxy - sx * sy / n) / sqrt(nullif((sxx - sx * sx / n) * (syy - sy * sy / n), 0)) as value,
+        cast(n as bigint) as n,
+        cast(null as bigint) as n_positive
+
+    from rank_sums
 
 ),
 
