@@ -17,8 +17,10 @@ MU, TAU2, SIGMA2 = 5.5, 0.64, 1.0  # rating: true means ~ N(MU, TAU2), reviews ~
 # Tolerances, about 3 standard errors of the moment estimators at this size:
 # SE(tau^2) ~ sqrt(2 / N) var(xbar) ~ 0.025, SE(sigma^2) ~ sigma^2 sqrt(2 / df) ~ 0.016 (df ~ 7500).
 TAU2_TOLERANCE, SIGMA2_TOLERANCE, MU_TOLERANCE = 0.08, 0.05, 0.05
-# A posterior mean moves by about (d shrinkage) * |xbar - mu| when the prior is off by the above.
-POSTERIOR_TOLERANCE = 0.06
+# A posterior mean moves by (error of the shrinkage) * |xbar - mu| + (error of mu) * (1 - B): with
+# the errors above (shrinkage off by up to ~0.03) that is up to ~0.1 for the most extreme papers
+# (|xbar - mu| ~ 3) and ~0.02 for a typical one (|xbar - mu| ~ 0.8).
+POSTERIOR_TOLERANCE, MEAN_POSTERIOR_TOLERANCE = 0.10, 0.02
 VARS = json.dumps({"weight_set": "rating_confidence"})
 
 
@@ -91,6 +93,7 @@ def test_posterior_means_recover_the_true_posterior(all_submissions) -> None:
         posterior_errors.append((found[paper_id] - theta) ** 2)
         plain_errors.append((xbar - theta) ** 2)
     assert max(gaps) < POSTERIOR_TOLERANCE
+    assert np.mean(gaps) < MEAN_POSTERIOR_TOLERANCE
     # shrinkage earns its keep: closer to the true means than the plain means are
     assert np.mean(posterior_errors) < 0.8 * np.mean(plain_errors)
 
