@@ -100,13 +100,16 @@ point as (
         rankings.is_top_n,
         paper_posteriors.prior_scope,
         coalesce(paper_posteriors.is_fitted, false) as is_fitted,
-        case when coalesce(paper_posteriors.is_fitted, false) then
-            {%- for field in fields %}
-                weight_set.w_{{ field }}_mean * coalesce(
-                    (paper_posteriors.{{ field }}_posterior - category_scales.{{ field }}_centre)
-                    / nullif(category_scales.{{ field }}_scale, 0), 0) +
-            {%- endfor %}
-                weight_set.w_rating_std * rankings.z_rating_std
+        case
+            when coalesce(paper_posteriors.is_fitted, false)
+                then
+                    {%- for field in fields %}
+                        weight_set.w_{{ field }}_mean * coalesce(
+                            (paper_posteriors.{{ field }}_posterior - category_scales.{{ field }}_centre)
+                            / nullif(category_scales.{{ field }}_scale, 0), 0
+                        ) +
+                    {%- endfor %}
+                    weight_set.w_rating_std * rankings.z_rating_std
         end as posterior_composite
 
     from rankings
@@ -130,7 +133,8 @@ draw_composites as (
                 {%- for field in fields %}
                     when '{{ field }}' then weight_set.w_{{ field }}_mean * coalesce(
                         (draws.theta - category_scales.{{ field }}_centre)
-                        / nullif(category_scales.{{ field }}_scale, 0), 0)
+                        / nullif(category_scales.{{ field }}_scale, 0), 0
+                    )
                 {%- endfor %}
             end
         ) + max(weight_set.w_rating_std * rankings.z_rating_std) as composite
@@ -150,7 +154,7 @@ draw_ranks as (
     select
         paper_id,
         row_number() over (
-            partition by venue, category, draw order by composite desc, paper_id
+            partition by venue, category, draw order by composite desc, paper_id asc
         ) as draw_rank
 
     from draw_composites

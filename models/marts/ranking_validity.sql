@@ -25,7 +25,7 @@
 
 with
 
-groups as (
+validity_groups as (
 
     select * from {{ ref('int_validity_groups') }}
 
@@ -80,31 +80,37 @@ long_scores as (
 paper_values as (
 
     select
-        groups.sample_group,
-        groups.paper_number,
+        validity_groups.sample_group,
+        validity_groups.paper_number,
         long_scores.score_number,
-        groups.positive,
+        validity_groups.positive,
         dense_rank() over (
-            partition by groups.sample_group, long_scores.score_number order by long_scores.score_value
+            partition by validity_groups.sample_group, long_scores.score_number
+            order by long_scores.score_value
         ) as value_rank,
         dense_rank() over (
-            partition by groups.sample_group, long_scores.score_number order by groups.citations
+            partition by validity_groups.sample_group, long_scores.score_number
+            order by validity_groups.citations
         ) as citation_rank
 
-    from groups
+    from validity_groups
     inner join long_scores
         on
-            groups.paper_id = long_scores.paper_id
-            and groups.venue = long_scores.venue
-            and coalesce(groups.category, '') = coalesce(long_scores.category, '')
-            and groups.population = long_scores.population
+            validity_groups.paper_id = long_scores.paper_id
+            and validity_groups.venue = long_scores.venue
+            and coalesce(validity_groups.category, '') = coalesce(long_scores.category, '')
+            and validity_groups.population = long_scores.population
 
 ),
 
 -- a replicate draws a paper 0, 1 or more times: its weight in that replicate
 sample_weights as (
 
-    select sample_group, replicate, paper_number, count(*) as weight
+    select
+        sample_group,
+        replicate,
+        paper_number,
+        count(*) as weight
     from samples
     group by sample_group, replicate, paper_number
 
@@ -161,7 +167,8 @@ binary_metrics as (
     select
         partition_key,
         'auc' as metric,
-        sum(positives * (negatives_below + 0.5 * negatives)) / (sum(positives) * sum(negatives)) as value,
+        sum(positives * (negatives_below + 0.5 * negatives))
+        / (sum(positives) * sum(negatives)) as value,  -- noqa: RF04
         cast(sum(positives + negatives) as bigint) as n,
         cast(sum(positives) as bigint) as n_positive
 
@@ -176,7 +183,12 @@ binary_metrics as (
 -- Pearson's correlation of the two, each paper counted with its weight
 citation_draws as (
 
-    select partition_key, weight, value_rank, citation_rank from drawn
+    select
+        partition_key,
+        weight,
+        value_rank,
+        citation_rank
+    from drawn
     where positive is null
 
 ),
@@ -249,7 +261,8 @@ rank_metrics as (
     select
         partition_key,
         'spearman' as metric,
-        (sxy - sx * sy / n) / sqrt(nullif((sxx - sx * sx / n) * (syy - sy * sy / n), 0)) as value,
+        (sxy - sx * sy / n)
+        / sqrt(nullif((sxx - sx * sx / n) * (syy - sy * sy / n), 0)) as value,  -- noqa: RF04
         cast(n as bigint) as n,
         cast(null as bigint) as n_positive
 
@@ -279,7 +292,7 @@ summarized as (
         sample_group,
         score_number,
         metric,
-        max(case when replicate = 0 then value end) as value,
+        max(case when replicate = 0 then value end) as value,  -- noqa: RF04
         max(case when replicate = 0 then n end) as n,
         max(case when replicate = 0 then n_positive end) as n_positive,
         quantile_cont(value, 0.025) filter (where replicate > 0) as ci_low,
@@ -293,7 +306,13 @@ summarized as (
 
 group_names as (
 
-    select distinct sample_group, venue, category, population, outcome from groups
+    select distinct
+        sample_group,
+        venue,
+        category,
+        population,
+        outcome
+    from validity_groups
 
 ),
 

@@ -29,7 +29,7 @@ grouped as (
         {%- for field in fields %}
             select
                 venue,
-                {{ 'category' if scope == 'category' else 'cast(null as varchar)' }} as category,
+                {{ 'category' if scope == 'category' else 'cast(null as varchar) as category' }},
                 '{{ scope }}' as prior_scope,
                 '{{ field }}' as field,
                 count({{ field }}_mean) as papers_reviewed,
@@ -63,21 +63,25 @@ judged as (
         *,
         case
             when papers_not_accepted = 0
-                then 'accepted papers only: the warehouse holds ' || papers_reviewed
-                || ' reviewed papers of ' || venue || coalesce(' / ' || category, '')
-                || ', all accepted; their between-paper spread is truncated by the selection, so a'
-                || ' prior over all submissions cannot be fitted (load every submission, accepted or not)'
+                then
+                    'accepted papers only: the warehouse holds ' || papers_reviewed
+                    || ' reviewed papers of ' || venue || coalesce(' / ' || category, '')
+                    || ', all accepted; their between-paper spread is truncated by the selection, so a'
+                    || ' prior over all submissions cannot be fitted (load every submission, accepted or not)'
             when papers_not_accepted < {{ settings.min_unaccepted }}
-                then 'too few submissions that were not accepted: ' || papers_not_accepted
-                || ' reviewed (eb_min_unaccepted = {{ settings.min_unaccepted }}), so the prior would be'
-                || ' fitted on the accepted papers'' truncated spread'
+                then
+                    'too few submissions that were not accepted: ' || papers_not_accepted
+                    || ' reviewed (eb_min_unaccepted = {{ settings.min_unaccepted }}), so the prior would be'
+                    || ' fitted on the accepted papers'' truncated spread'
             when prior_scope = 'category' and papers_reviewed < {{ settings.min_category_papers }}
-                then 'category too small for a prior of its own: ' || papers_reviewed
-                || ' reviewed papers (eb_min_category_papers = {{ settings.min_category_papers }});'
-                || ' its papers use the venue''s prior'
+                then
+                    'category too small for a prior of its own: ' || papers_reviewed
+                    || ' reviewed papers (eb_min_category_papers = {{ settings.min_category_papers }});'
+                    || ' its papers use the venue''s prior'
             when within_df < 1
-                then 'no paper has two reviews with a ' || field
-                || ', so the reviewers'' noise cannot be estimated'
+                then
+                    'no paper has two reviews with a ' || field
+                    || ', so the reviewers'' noise cannot be estimated'
         end as fit_reason
 
     from grouped
@@ -93,10 +97,12 @@ final as (
         field,
         papers_reviewed,
         papers_not_accepted,
-        fit_reason is null as is_fitted,
         fit_reason,
+        fit_reason is null as is_fitted,
         case when fit_reason is null then mean_of_means end as prior_mean,
-        case when fit_reason is null then greatest(var_of_means - within_ss / within_df * mean_inverse_n, 0) end
+        case
+            when fit_reason is null then greatest(var_of_means - within_ss / within_df * mean_inverse_n, 0)
+        end
             as prior_variance,
         case when fit_reason is null then within_ss / within_df end as noise_variance,
         case when fit_reason is null then mean_inverse_n end as mean_inverse_n

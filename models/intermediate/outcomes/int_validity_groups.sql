@@ -17,20 +17,35 @@ scores as (
 defined as (
 
     select
-        venue, category, population, 'accepted' as outcome, paper_id,
-        outcome_accepted as positive, cast(null as double) as citations
+        venue,
+        category,
+        population,
+        'accepted' as outcome,
+        paper_id,
+        outcome_accepted as positive,
+        cast(null as double) as citations
     from scores
     where outcome_accepted is not null
     union all
     select
-        venue, category, population, 'top_tier' as outcome, paper_id,
-        outcome_top_tier as positive, cast(null as double) as citations
+        venue,
+        category,
+        population,
+        'top_tier' as outcome,
+        paper_id,
+        outcome_top_tier as positive,
+        cast(null as double) as citations
     from scores
     where outcome_top_tier is not null
     union all
     select
-        venue, category, population, 'citations' as outcome, paper_id,
-        cast(null as integer) as positive, cast(citations as double) as citations
+        venue,
+        category,
+        population,
+        'citations' as outcome,
+        paper_id,
+        cast(null as integer) as positive,
+        cast(citations as double) as citations
     from scores
     where citations is not null
 
@@ -62,15 +77,15 @@ final as (
         category,
         population,
         outcome,
+        papers as group_size,
+        paper_id,
+        positive,
+        citations,
         dense_rank() over (order by venue, category, population, outcome) as sample_group,
         venue || '|' || coalesce(category, '') || '|' || population || '|' || outcome as group_key,
         row_number() over (
             partition by venue, category, population, outcome order by paper_id
-        ) as paper_number,
-        papers as group_size,
-        paper_id,
-        positive,
-        citations
+        ) as paper_number
 
     from kept
 

@@ -45,13 +45,25 @@ weight_set as (
 
 eligible as (
 
-    select *, 'accepted' as outcome, outcome_accepted as positive from scores
+    select
+        *,
+        'accepted' as outcome,
+        outcome_accepted as positive
+    from scores
     where outcome_accepted is not null
     union all
-    select *, 'top_tier' as outcome, outcome_top_tier as positive from scores
+    select
+        *,
+        'top_tier' as outcome,
+        outcome_top_tier as positive
+    from scores
     where outcome_top_tier is not null
     union all
-    select *, 'citations' as outcome, null as positive from scores
+    select
+        *,
+        'citations' as outcome,
+        null as positive
+    from scores
     where citations is not null
 
 ),
@@ -81,7 +93,11 @@ reliabilities as (
 
     {%- for field in fields %}
         select
-            venue, category, population, outcome, positive_rate,
+            venue,
+            category,
+            population,
+            outcome,
+            positive_rate,
             '{{ field }}_mean' as score,
             1 - {{ field }}_error / nullif({{ field }}_variance, 0) as reliability
         from group_noise
@@ -90,13 +106,18 @@ reliabilities as (
     {%- endfor %}
     {%- for score in ['local_top_overall', 'posterior_mean'] %}
         select
-            group_noise.venue, group_noise.category, group_noise.population, group_noise.outcome,
+            group_noise.venue,
+            group_noise.category,
+            group_noise.population,
+            group_noise.outcome,
             group_noise.positive_rate,
             '{{ score }}' as score,
             1 - (
                 {%- for field in fields %}
-                    coalesce(weight_set.w_{{ field }}_mean * weight_set.w_{{ field }}_mean
-                        * group_noise.{{ field }}_error / nullif(group_noise.{{ field }}_variance, 0), 0)
+                    coalesce(
+                        weight_set.w_{{ field }}_mean * weight_set.w_{{ field }}_mean
+                        * group_noise.{{ field }}_error / nullif(group_noise.{{ field }}_variance, 0), 0
+                    )
                     {%- if not loop.last %} +{% endif %}
                 {%- endfor %}
             ) / nullif(group_noise.composite_variance, 0) as reliability
@@ -112,7 +133,12 @@ reliabilities as (
 clipped as (
 
     select
-        venue, category, population, outcome, positive_rate, score,
+        venue,
+        category,
+        population,
+        outcome,
+        positive_rate,
+        score,
         least(greatest(reliability, 0.0), 1.0) as reliability,
         sqrt(least(greatest(reliability, 0.0), 1.0)) as r
 
@@ -130,8 +156,13 @@ cut_candidates as (
 cuts as (
 
     select
-        clipped.venue, clipped.category, clipped.population, clipped.outcome, clipped.score,
-        arg_min(cut_candidates.cut, abs(1 - {{ normal_cdf('cut_candidates.cut') }} - clipped.positive_rate)) as cut
+        clipped.venue,
+        clipped.category,
+        clipped.population,
+        clipped.outcome,
+        clipped.score,
+        arg_min(cut_candidates.cut, abs(1 - {{ normal_cdf('cut_candidates.cut') }} - clipped.positive_rate))
+            as cut
 
     from clipped
     cross join cut_candidates
@@ -153,11 +184,16 @@ nodes as (
 auc_ceilings as (
 
     select
-        clipped.venue, clipped.category, clipped.population, clipped.outcome, clipped.score,
+        clipped.venue,
+        clipped.category,
+        clipped.population,
+        clipped.outcome,
+        clipped.score,
         case
             when clipped.r >= 0.999999 then 1.0
             when clipped.r <= 0 then 0.5
-            else sum(upper.density * lower.density * {{ normal_cdf(
+            else
+                sum(upper.density * lower.density * {{ normal_cdf(
                 'clipped.r * (upper.t - lower.t) / sqrt(2 * (1 - clipped.r * clipped.r))') }})
                 / (sum(upper.density * lower.density))
         end as auc_ceiling
@@ -171,9 +207,9 @@ auc_ceilings as (
             and clipped.outcome = cuts.outcome
             and clipped.score = cuts.score
     inner join nodes as upper
-        on upper.t > cuts.cut
+        on cuts.cut < upper.t
     inner join nodes as lower
-        on lower.t < cuts.cut
+        on cuts.cut > lower.t
     group by clipped.venue, clipped.category, clipped.population, clipped.outcome, clipped.score, clipped.r
 
 ),
@@ -194,8 +230,9 @@ final as (
         end as ceiling,
         case
             when clipped.population = 'accepted'
-                then 'not estimable among accepted papers: they were selected on these reviews, '
-                || 'which truncates both the true spread and the reviewers'' errors'
+                then
+                    'not estimable among accepted papers: they were selected on these reviews, '
+                    || 'which truncates both the true spread and the reviewers'' errors'
         end as ceiling_note
 
     from clipped

@@ -10,7 +10,7 @@
 
 with
 
-groups as (
+validity_groups as (
 
     select * from {{ ref('int_validity_groups') }}
 
@@ -27,13 +27,13 @@ replicates as (
 draw_slots as (
 
     select
-        groups.sample_group,
+        validity_groups.sample_group,
         replicates.replicate,
-        groups.group_size,
-        {{ xor64(md5_key64('groups.group_key'), 'seed_mixed.random_bits') }} as stream_state,
-        replicates.replicate * 16777216 + groups.paper_number as stream_position
+        validity_groups.group_size,
+        {{ xor64(md5_key64('validity_groups.group_key'), 'seed_mixed.random_bits') }} as stream_state,
+        replicates.replicate * 16777216 + validity_groups.paper_number as stream_position
 
-    from groups
+    from validity_groups
     cross join replicates
     cross join seed_mixed
 
@@ -43,7 +43,11 @@ draw_slots as (
 
 final as (
 
-    select sample_group, 0 as replicate, paper_number from groups
+    select
+        sample_group,
+        0 as replicate,
+        paper_number
+    from validity_groups
     union all
     select
         sample_group,

@@ -71,7 +71,10 @@ paper_posteriors as (
 
 mixed_categories as (
 
-    select venue, category from papers
+    select
+        venue,
+        category
+    from papers
     where category is not null
     group by venue, category
     having bool_or(not is_accepted)
@@ -80,14 +83,26 @@ mixed_categories as (
 
 members as (
 
-    select venue, cast(null as varchar) as category, 'all_submissions' as population, paper_id
+    select
+        venue,
+        cast(null as varchar) as category,
+        'all_submissions' as population,
+        paper_id
     from papers
     union all
-    select venue, cast(null as varchar) as category, 'accepted' as population, paper_id
+    select
+        venue,
+        cast(null as varchar) as category,
+        'accepted' as population,
+        paper_id
     from papers
     where is_accepted
     union all
-    select papers.venue, papers.category, 'all_submissions' as population, papers.paper_id
+    select
+        papers.venue,
+        papers.category,
+        'all_submissions' as population,
+        papers.paper_id
     from papers
     inner join mixed_categories
         on papers.venue = mixed_categories.venue and papers.category = mixed_categories.category
@@ -158,11 +173,13 @@ venue_scores as (
         {%- for field in fields %}
             standardized.{{ field }}_mean,
         {%- endfor %}
-        case when standardized.is_fitted then
-            {%- for field in fields %}
-                weight_set.w_{{ field }}_mean * standardized.z_{{ field }}_posterior +
-            {%- endfor %}
-            weight_set.w_rating_std * standardized.z_rating_std
+        case
+            when standardized.is_fitted
+                then
+                    {%- for field in fields %}
+                        weight_set.w_{{ field }}_mean * standardized.z_{{ field }}_posterior +
+                    {%- endfor %}
+                    weight_set.w_rating_std * standardized.z_rating_std
         end as posterior_mean
 
     from standardized
