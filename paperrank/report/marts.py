@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from paperrank.core.errors import CheckFailed
 from paperrank.report import validity
 
 REQUIRED = ("paper_rankings", "category_summary", "excluded_papers", "expert_picks")
@@ -28,7 +29,7 @@ UNCERTAINTY_COLUMNS = (
 )
 
 
-class MartsError(RuntimeError):
+class MartsError(CheckFailed):
     """The warehouse lacks what the report needs; the message says what and how to get it."""
 
 
