@@ -33,15 +33,9 @@ priors as (
 
 ),
 
-weights as (
-
-    select * from {{ ref('composite_weights') }}
-
-),
-
 weight_set as (
 
-    {{ weight_columns('weights') }}
+    select * from {{ ref('int_weight_set') }}
 
 ),
 
