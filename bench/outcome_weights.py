@@ -1,5 +1,5 @@
 """Do other weight sets track the outcomes better than the one in force? For every scenario of
-the weight-sensitivity model (intermediate.int_paper_ranks_reweighted: the leave-one-signal-out
+the weight-sensitivity model (intermediate.int_weight_scenario_ranks: the leave-one-signal-out
 sets and the Dirichlet draws around the official weights), the same validity figures as
 marts.ranking_validity's category rows, pooled over the ranked papers of each venue: AUC of
 oral/spotlight against the other accepted papers, and Spearman with citations where the venue
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     scenarios = con.execute("""
         select r.venue, r.scenario, r.scenario_kind, r.paper_id, r.scenario_composite as composite,
                s.outcome_top_tier, s.citations
-        from intermediate.int_paper_ranks_reweighted as r
+        from intermediate.int_weight_scenario_ranks as r
         inner join intermediate.int_validity_scores as s
             on s.paper_id = r.paper_id and s.category = r.category and s.population = 'accepted'
         union all

@@ -51,8 +51,8 @@ def synthetic_venue(path: Path, accepted_only: bool) -> dict[str, tuple[float, l
 def build(scratch: Path, accepted_only: bool) -> tuple[Project, dict]:
     project = Project(scratch / "warehouse.duckdb", scratch)
     truth = synthetic_venue(scratch / "venue.json", accepted_only)
-    project.python("paperrank.ingest", "file", str(scratch / "venue.json"), "--venue", "ICLR 2018")
-    project.python("paperrank.classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
+    project.paperrank("ingest", "file", str(scratch / "venue.json"), "--venue", "ICLR 2018")
+    project.paperrank("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
     project.dbt("seed")
     project.dbt("run", "-s", "+paper_posterior_rankings", "+empirical_bayes_priors", "--vars", VARS)
     return project, truth

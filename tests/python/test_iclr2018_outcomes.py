@@ -31,10 +31,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
     path = require_shared(ICLR2018)
     scratch = tmp_path_factory.mktemp("iclr2018")
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("paperrank.ingest", "file", str(path), "--venue", VENUE)
-    project.python("paperrank.classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
+    project.paperrank("ingest", "file", str(path), "--venue", VENUE)
+    project.paperrank("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
     # what `make rank VENUE="ICLR 2018" TAXONOMY=icml2026 WEIGHT_SET=rating_confidence` runs
-    project.python("paperrank.pipeline", "rank", "--taxonomy", "icml2026", "--venue", VENUE,
+    project.paperrank("rank", "--taxonomy", "icml2026", "--venue", VENUE,
                    "--weight-set", "rating_confidence",
                    "--export-dir", str(scratch / "exports"),
                    "--report-dir", str(scratch / "report"))
@@ -82,7 +82,7 @@ def test_ranking_uncertainty_csvs_and_report_build(built: Project) -> None:
 
 
 def test_a_weight_set_needing_a_missing_signal_fails_naming_it(built: Project) -> None:
-    result = built.python("paperrank.pipeline", "rank", "--taxonomy", "icml2026", "--venue", VENUE,
+    result = built.paperrank("rank", "--taxonomy", "icml2026", "--venue", VENUE,
                           "--export-dir", str(built.scratch / "exports_default"), check=False)
     assert result.returncode != 0
     out = result.stdout + result.stderr
