@@ -35,7 +35,8 @@ PAYLOAD_LIMIT = 4000  # characters of a rejected record kept for a person to rea
 
 PAPER_COLUMNS = (
     "paper_id", "venue", "title", "abstract", "primary_area", "keywords", "authors", "status",
-    "is_accepted", "forum_url", "pdf_url", "source", "snapshot_at",
+    "is_accepted", "forum_url", "pdf_url", "decision_tier", "citations", "citations_source",
+    "source", "snapshot_at",
 )
 REVIEW_COLUMNS = ("paper_id", "review_id", "reviewer", *SIGNALS, "source", "snapshot_at")
 LABEL_COLUMNS = (
@@ -73,6 +74,9 @@ create table if not exists raw.papers (
     is_accepted boolean not null,
     forum_url varchar,
     pdf_url varchar,
+    decision_tier varchar,  -- paperrank.ingest.status.decision_tier of the status
+    citations bigint,  -- an outcome, when the input has one (paperlists' gs_citation)
+    citations_source varchar,  -- where the citation count comes from
     source varchar not null,
     snapshot_at timestamptz not null,
     record_hash varchar not null,
@@ -121,6 +125,10 @@ create table if not exists raw.loads (
 -- warehouses made before authors and reason_kind were part of the contract
 alter table raw.papers add column if not exists authors varchar;
 alter table raw.rejected_records add column if not exists reason_kind varchar;
+-- ... and before the decision tier and the citation counts were
+alter table raw.papers add column if not exists decision_tier varchar;
+alter table raw.papers add column if not exists citations bigint;
+alter table raw.papers add column if not exists citations_source varchar;
 """
 
 

@@ -29,6 +29,7 @@ from paperrank.ingest.status import (
     REJECTED,
     WITHDRAWN,
     StatusCount,
+    decision_tier,
     is_accepted,
     says_accepted,
 )
@@ -260,7 +261,8 @@ class NotesParser:
             )
             if status is None:
                 status, accepted = self.statuses.settle(None)
-            batch.papers.append({**winner.row, "status": status, "is_accepted": accepted})
+            batch.papers.append({**winner.row, "status": status, "is_accepted": accepted,
+                                 "decision_tier": decision_tier(status, accepted)})
         loaded = {p["paper_id"] for p in batch.papers}
         known = loaded | (self.known_papers - self.rejected_papers)
         self._finish_reviews(batch, known)

@@ -23,10 +23,13 @@ from paperrank.ingest.fields import BadField, clean_text, clean_url, join_author
 from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.profiles import BadScore, Profile, check_form_signals, parse_score, resolve_profile
 from paperrank.ingest.records import read_records
-from paperrank.ingest.status import StatusCount
+from paperrank.ingest.status import StatusCount, decision_tier
 
 ID_FIELDS = ("paper_id", "openreview_id", "id")
 AUTHOR_FIELDS = ("authors", "author")  # a list, or paperlists' `;`-joined string
+CITATION_FIELD = "gs_citation"  # paperlists' Google Scholar count; -1 = not found
+CITATION_SOURCE = ("Google Scholar citation count as crawled by the paperlists project "
+                   "(field gs_citation; crawl date not recorded)")
 
 
 @click.command("file", help=__doc__)
@@ -132,6 +135,29 @@ def _list(value: Any) -> list[Any] | None:
     return [value]
 
 
+def _citations(value: Any) -> int | None | bool:
+    """A citation count: a whole number >= 0; -1 (not found), null or "" are None (unknown,
+    never 0); False for anything else, which rejects the record."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if hasattr(value, "item") and not isinstance(value, (list, tuple)):
+        value = value.item()  # numpy scalars from parquet
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, float) and value != value:  # NaN: a null in a float column
+        return None
+    if isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            return False
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or value < -1:
+        return False
+    return None if value == -1 else value
+
+
 def _read_paper(batch: Batch, location: str, record: dict[str, Any], venue: str,
                 profile: Profile, file: _FileState) -> None:
     raw_id = next((record[f] for f in ID_FIELDS if record.get(f) not in (None, "")), None)
@@ -171,6 +197,14 @@ def _read_paper(batch: Batch, location: str, record: dict[str, Any], venue: str,
     if authors is not None and not all(isinstance(a, str) for a in authors):
         batch.reject(key, f"wrong type: {key} field authors is not a list of text", record)
         return
+    if CITATION_FIELD in record:
+        citations = _citations(record[CITATION_FIELD])
+        if citations is False:
+            batch.reject(key, f"wrong type: {key} field {CITATION_FIELD} is not a whole number "
+                              f">= -1: {str(record[CITATION_FIELD])[:40]!r}", record)
+            return
+    else:
+        citations = None
     columns = {}
     for signal in SIGNALS:
         spec = profile.fields.get(signal)
@@ -206,6 +240,9 @@ def _read_paper(batch: Batch, location: str, record: dict[str, Any], venue: str,
         "is_accepted": accepted,
         "forum_url": clean_url(forum_url, key, "forum_url"),
         "pdf_url": clean_url(pdf_url, key, "pdf_url"),
+        "decision_tier": decision_tier(status, accepted),
+        "citations": citations,
+        "citations_source": CITATION_SOURCE if CITATION_FIELD in record else None,
     })
     for position in range(max(lengths.values(), default=0)):
         _read_review(batch, paper_id, position, columns, profile)

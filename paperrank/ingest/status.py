@@ -18,7 +18,14 @@ ACCEPTED = re.compile(r"\b(poster|oral|spotlight|accept|conditional|notable|high
 REJECTED = re.compile(r"reject", re.I)
 WITHDRAWN = re.compile(r"withdr", re.I)
 DESK_REJECTED = re.compile(r"desk[\s_-]*reject", re.I)
-UNDECIDED = re.compile(r"submitted|submission|pending", re.I)
+UNDECIDED = re.compile(r"submitted|submission|pending|\bactive\b", re.I)
+WORKSHOP = re.compile(r"workshop", re.I)  # paperlists' "Workshop": rejected, invited to the workshop
+ORAL = re.compile(r"oral|notable[\s_-]*top[\s_-]*5\b", re.I)  # "ICLR 2026 ConditionalOral" too
+SPOTLIGHT = re.compile(r"spotlight|notable[\s_-]*top[\s_-]*25|highlight", re.I)
+POSTER = re.compile(r"poster", re.I)
+
+# The decision tiers, best first (the outcome columns of staging.stg_raw__papers).
+TIERS = ("oral", "spotlight", "poster", "accepted", "rejected", "withdrawn", "undecided")
 
 
 def says_accepted(text: str) -> bool | None:
@@ -36,6 +43,34 @@ def is_accepted(status: str | None) -> bool:
     if status is None:
         return True
     return says_accepted(status) is True
+
+
+def decision_tier(status: str | None, accepted: bool | None = None) -> str:
+    """The decision tier of one status, by the rule `is_accepted` applies (or the loader's
+    `accepted`, when it decided from more than this text, as the notes loader does).
+
+    Accepted papers are oral, spotlight or poster by the word their status uses ("accepted"
+    when it names no tier, as a plain list of accepted papers does); the others are withdrawn,
+    rejected (a reject, a desk reject, or paperlists' "Workshop": rejected from the main track
+    and invited to the workshop) or undecided ("Active", "Submitted", "Pending", and any status
+    that says nothing this rule knows, so an unknown word is never counted as a decision).
+    """
+    if accepted if accepted is not None else is_accepted(status):
+        text = status or ""
+        if ORAL.search(text):
+            return "oral"
+        if SPOTLIGHT.search(text):
+            return "spotlight"
+        if POSTER.search(text):
+            return "poster"
+        return "accepted"
+    if status is None:
+        return "undecided"
+    if WITHDRAWN.search(status):
+        return "withdrawn"
+    if REJECTED.search(status) or WORKSHOP.search(status):
+        return "rejected"
+    return "undecided"
 
 
 @dataclass

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pandas as pd
 
 from paperrank.core.errors import CheckFailed
+from paperrank.report import validity
 
 REQUIRED = ("paper_rankings", "category_summary", "excluded_papers", "expert_picks")
 RANKING_COLUMNS = (
@@ -48,6 +50,7 @@ class VenueMarts:
     agreement: pd.DataFrame | None = None
     score_history: pd.DataFrame | None = None
     loads: pd.DataFrame | None = None
+    validity: Any = None  # paperrank.report.validity.ValiditySection, when the outcome marts exist
 
 
 def connect(db: Path) -> duckdb.DuckDBPyConnection:
@@ -154,6 +157,7 @@ def load_venue(con: duckdb.DuckDBPyConnection, venue: str) -> VenueMarts:
         data.agreement = _frame(
             con, "select * from marts.label_agreement where venue = ? "
                  "order by other_label_model, paper_id", [venue])
+    data.validity = validity.load(con, venue, set(columns))
     return data
 
 

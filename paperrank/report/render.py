@@ -131,6 +131,7 @@ def context(data: VenueMarts, below: int = BELOW_CUT) -> dict[str, Any]:
         "has_history": any(p.movement is not None for s in sections for p in s.rows),
         "loads": content.loads(data),
         "below": below,
+        "validity": data.validity,
     }
 
 

@@ -1,0 +1,61 @@
+{#- The bootstrap resamples of marts.ranking_validity, in a model of their own: for every
+    group of int_validity_groups, replicate 0 is the sample itself and replicates
+    1..validity_replicates draw as many papers with replacement. Slot j of replicate r picks
+    paper number (bits mod n) + 1, bits = the group's SplitMix64 stream (macros/splitmix64.sql;
+    key = venue | category | population | outcome, seed = outcomes_seed) at position
+    r * 2^24 + j. One row per draw, integers only: (sample_group, replicate, paper_number). -#}
+{{ config(materialized='table') }}
+{%- set settings = outcome_settings() -%}
+{%- set slot = ['sample_group', 'replicate', 'group_size'] -%}
+
+with
+
+validity_groups as (
+
+    select * from {{ ref('int_validity_groups') }}
+
+),
+
+{{ mixed_seed_ctes('seed_mixed', settings.seed) }},
+
+replicates as (
+
+    select * from {{ integer_series('replicate', settings.replicates) }}
+
+),
+
+draw_slots as (
+
+    select
+        validity_groups.sample_group,
+        replicates.replicate,
+        validity_groups.group_size,
+        {{ xor64(md5_key64('validity_groups.group_key'), 'seed_mixed.random_bits') }} as stream_state,
+        replicates.replicate * 16777216 + validity_groups.paper_number as stream_position
+
+    from validity_groups
+    cross join replicates
+    cross join seed_mixed
+
+),
+
+{{ splitmix64_ctes('draws', 'draw_slots', slot) }},
+
+final as (
+
+    select
+        sample_group,
+        0 as replicate,
+        paper_number
+    from validity_groups
+    union all
+    select
+        sample_group,
+        replicate,
+        cast({{ mod64('random_bits', 'group_size') }} + 1 as bigint) as paper_number
+
+    from draws
+
+)
+
+select * from final
