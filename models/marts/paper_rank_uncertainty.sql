@@ -16,15 +16,15 @@ rankings as (
     select * from {{ ref('paper_rankings') }}
 
 ),
-{%- if configured != 'normal' %}
 
-    rank_sets as (
+rank_sets as (
 
     select * from {{ ref('int_rank_sets_estimated') }}
 
 ),
+{%- if configured != 'normal' %}
 
-bootstrapped as (
+    bootstrapped as (
 
         select * from {{ ref('int_bootstrap_paper_ranks') }}
 

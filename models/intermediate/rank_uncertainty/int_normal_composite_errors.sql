@@ -1,7 +1,7 @@
-{#- The normal method's standard error of each ranked paper's composite (disabled when
-    rank_uncertainty_method is bootstrap): the spread of its reviews' weighted, standardised
-    deviations from its means, as a bootstrap of the mean would see it. -#}
-{{ config(enabled=var('rank_uncertainty_method') != 'bootstrap') }}
+{#- The standard error of each ranked paper's composite: the spread of its reviews' weighted,
+    standardised deviations from its means, as a bootstrap of the mean would see it. The normal
+    method's cutoffs and the rank confidence sets (models/intermediate/rank_confidence_sets/)
+    both read it, so it is built whatever rank_uncertainty_method says. -#}
 {%- set signals = ranking_signals() -%}
 {%- set mean_signals = signals | select('ne', 'rating_std') | list -%}
 
