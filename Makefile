@@ -152,8 +152,9 @@ docs: setup
 	$(PY) -m paperrank.pipeline dbt $(SETTINGS) -- docs generate
 	@echo "open target/index.html with: $(DBT) docs serve --port 8080"
 
+## BENCH_SCALES=1m-short,1m-ranked picks scales (default: every shape, bench/__main__.py)
 bench: setup
-	$(PY) -m bench
+	$(PY) -m bench $(if $(BENCH_SCALES),--scales "$(BENCH_SCALES)")
 	$(PY) -m bench.uncertainty
 
 ## make rank against dbt build alone on the real ICLR 2026 data (issue 11's 2x target).
