@@ -49,8 +49,8 @@ def load_real(db: Path) -> None:
             raise FileNotFoundError(f"shared data not found: {path}")
     env = dict(os.environ, PAPERRANK_DB=str(db))
     for args in (
-        ["ingest", "file", str(ICLR_PAPERS), "--venue", ICLR_VENUE],
-        ["classify", "import", str(ICLR_LABELS), "--taxonomy", "iclr2026"],
+        ["paperrank.ingest", "file", str(ICLR_PAPERS), "--venue", ICLR_VENUE],
+        ["paperrank.classify", "import", str(ICLR_LABELS), "--taxonomy", "iclr2026"],
     ):
         subprocess.run([sys.executable, "-m", *args], cwd=REPO, env=env, check=True,
                        capture_output=True, text=True)

@@ -50,13 +50,13 @@ def run(args: argparse.Namespace) -> int:
     print("paperrank demo: a SYNTHETIC venue generated here (not real ICML 2026 data); "
           f"full logs in {logs}/", flush=True)
     steps.run("generate the synthetic venue", lambda: _python(
-        logs / "1_synthetic.log", "ingest", "synthetic", "--out", str(venue_file),
+        logs / "1_synthetic.log", "paperrank.ingest", "synthetic", "--out", str(venue_file),
         "--labels-out", str(truth), "--venue", VENUE, *papers))
     steps.run("load it into the working warehouse", lambda: _python(
-        logs / "2_load.log", "ingest", "file", str(venue_file), "--venue", VENUE,
+        logs / "2_load.log", "paperrank.ingest", "file", str(venue_file), "--venue", VENUE,
         "--profile", "iclr2026"))
     steps.run("label it (offline keyword classifier)", lambda: _python(
-        logs / "3_classify.log", "classify", "run", "--taxonomy", TAXONOMY, "--backend", "keywords"))
+        logs / "3_classify.log", "paperrank.classify", "run", "--taxonomy", TAXONOMY, "--backend", "keywords"))
     print("rank, audit, publish, export:", flush=True)
     exports = out / "exports"
     rank(Settings(taxonomy=TAXONOMY, profile="iclr2026"), exports, False, logs / "4_rank.log",
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     # eval reads the labels dbt ranks with (staging.stg_raw__paper_labels), so it runs after the build
     evaluation = logs / "5_label_agreement.log"
     Steps(1).run("compare the labels with the venue's true themes", lambda: _python(
-        evaluation, "classify", "eval", "--taxonomy", TAXONOMY, "--against", str(truth)))
+        evaluation, "paperrank.classify", "eval", "--taxonomy", TAXONOMY, "--against", str(truth)))
     print(summary(published, working, exports, logs, evaluation, args.report_dir), flush=True)
     return 0
 

@@ -72,7 +72,7 @@ def timestamp(value: Any) -> str:
 
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("report", "templates"),
+        loader=jinja2.PackageLoader("paperrank.report", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -28,10 +28,10 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> Project:
     scratch = tmp_path_factory.mktemp("quality")
     project = Project(scratch / "clean.duckdb", scratch)
     venue, themes = scratch / "venue.parquet", scratch / "themes.parquet"
-    project.python("ingest", "synthetic", "--papers", "1500", "--out", str(venue),
+    project.python("paperrank.ingest", "synthetic", "--papers", "1500", "--out", str(venue),
                    "--labels-out", str(themes))
-    project.python("ingest", "file", str(venue), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.python("classify", "import", str(themes), "--taxonomy", TAXONOMY)
+    project.python("paperrank.ingest", "file", str(venue), "--venue", "SYNTH 2026", "--profile", "iclr2026")
+    project.python("paperrank.classify", "import", str(themes), "--taxonomy", TAXONOMY)
     project.dbt("build", "--vars", f"{{taxonomy: {TAXONOMY}}}")
     return project
 
@@ -50,8 +50,7 @@ def broken_copy(clean: Project, tmp_path: Path, statement: str) -> Project:
 
 def gate(project: Project, stage: str, *extra: str) -> subprocess.CompletedProcess[str]:
     """Run the gate as `make validate` does, keeping its Data Docs in the test's folder."""
-    return project.python(
-        "quality", "validate", "--stage", stage, "--taxonomy", TAXONOMY, "--top-n", "30",
+    return project.python("paperrank.quality", "validate", "--stage", stage, "--taxonomy", TAXONOMY, "--top-n", "30",
         "--profile", "iclr2026", "--docs-dir", str(project.scratch / "docs"), *extra,
         check=False,
     )

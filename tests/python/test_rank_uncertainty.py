@@ -133,8 +133,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
     labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("uncertainty")
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.python("classify", "import", str(labels), "--taxonomy", "iclr2026")
+    project.python("paperrank.ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.python("paperrank.classify", "import", str(labels), "--taxonomy", "iclr2026")
     project.dbt("seed")
     project.dbt("run", "--vars", "{taxonomy: iclr2026}")
     return project
@@ -305,14 +305,14 @@ def test_identical_reviews_collapse_every_interval(tmp_path) -> None:
     """A paper whose reviews all agree redraws to itself: every replicate is the point ranking."""
     project = Project(tmp_path / "warehouse.duckdb", tmp_path)
     venue_file, truth = tmp_path / "venue.parquet", tmp_path / "truth.parquet"
-    project.python("ingest", "synthetic", "--papers", "400", "--seed", "3", "--venue", "SAME",
+    project.python("paperrank.ingest", "synthetic", "--papers", "400", "--seed", "3", "--venue", "SAME",
                    "--out", str(venue_file), "--labels-out", str(truth))
     papers = pd.read_parquet(venue_file)
     for column in ("rating", "confidence", "soundness", "contribution", "presentation"):
         papers[column] = [[list(scores)[0]] * len(scores) for scores in papers[column]]
     papers.to_parquet(venue_file)
-    project.python("ingest", "file", str(venue_file), "--venue", "SAME", "--profile", "iclr2026")
-    project.python("classify", "import", str(truth), "--taxonomy", "icml2026")
+    project.python("paperrank.ingest", "file", str(venue_file), "--venue", "SAME", "--profile", "iclr2026")
+    project.python("paperrank.classify", "import", str(truth), "--taxonomy", "icml2026")
     project.dbt("seed")
     project.dbt("run", "--vars", "{top_n: 5, rank_uncertainty_replicates: 40}")
     table = read(project.db, "select * from marts.paper_rank_uncertainty")

@@ -62,8 +62,8 @@ def iclr(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path]:
     labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("report_iclr")
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.python("classify", "import", str(labels), "--taxonomy", "iclr2026")
+    project.python("paperrank.ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.python("paperrank.classify", "import", str(labels), "--taxonomy", "iclr2026")
     project.dbt("build", "--vars", "{taxonomy: iclr2026}")
     return project, render(project)
 
@@ -74,7 +74,7 @@ def hostile_venue(folder: Path) -> tuple[Path, Path, dict[str, str]]:
     papers_file = folder / "venue.parquet"
     truth_file = folder / "truth.parquet"
     Project(folder / "unused.duckdb", folder).python(
-        "ingest", "synthetic", "--out", str(papers_file), "--papers", "1500",
+        "paperrank.ingest", "synthetic", "--out", str(papers_file), "--papers", "1500",
         "--labels-out", str(truth_file), "--venue", "HOSTILE 2026")
     papers = pd.read_parquet(papers_file)
     truth = pd.read_parquet(truth_file)
@@ -159,7 +159,7 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path, 
     scratch = tmp_path_factory.mktemp("report_synthetic")
     papers_file, labels_file, hostile = hostile_venue(scratch)
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("ingest", "file", str(papers_file), "--venue", "HOSTILE 2026",
+    project.python("paperrank.ingest", "file", str(papers_file), "--venue", "HOSTILE 2026",
                    "--profile", "iclr2026")
     # the loader rejects a javascript: link; put one in the warehouse anyway, as a file loaded
     # by an older version could hold, to show that the page never makes it a link
@@ -169,8 +169,8 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path, 
                     [JAVASCRIPT_URL, hostile["quotes"]])
     finally:
         con.close()
-    project.python("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
-    project.python("classify", "import", str(labels_file), "--taxonomy", "icml2026",
+    project.python("paperrank.classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
+    project.python("paperrank.classify", "import", str(labels_file), "--taxonomy", "icml2026",
                    "--model", "truth")
     # the ranking uses the imported labels; the keyword labels are the second set to compare
     project.dbt("build", "--vars", "{taxonomy: icml2026, label_model: truth}")

@@ -46,10 +46,10 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> Project:
     scratch = tmp_path_factory.mktemp("picks")
     project = Project(scratch / "loaded.duckdb", scratch)
     venue, themes = scratch / "venue.parquet", scratch / "themes.parquet"
-    project.python("ingest", "synthetic", "--papers", "600", "--out", str(venue),
+    project.python("paperrank.ingest", "synthetic", "--papers", "600", "--out", str(venue),
                    "--labels-out", str(themes))
-    project.python("ingest", "file", str(venue), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.python("classify", "import", str(themes), "--taxonomy", TAXONOMY)
+    project.python("paperrank.ingest", "file", str(venue), "--venue", "SYNTH 2026", "--profile", "iclr2026")
+    project.python("paperrank.classify", "import", str(themes), "--taxonomy", TAXONOMY)
     con = duckdb.connect(str(project.db))
     try:
         con.execute("update raw.papers set authors = ?", [AUTHORS])

@@ -75,16 +75,16 @@ def built(spark: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pr
     labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("engines")
     duck = Project(scratch / "warehouse.duckdb", scratch / "duckdb")
-    duck.python("ingest", "file", str(papers), "--venue", "ICLR 2026")
-    duck.python("classify", "import", str(labels), "--taxonomy", "iclr2026")
+    duck.python("paperrank.ingest", "file", str(papers), "--venue", "ICLR 2026")
+    duck.python("paperrank.classify", "import", str(labels), "--taxonomy", "iclr2026")
     duck.dbt("build", "--vars", VARS)
     on_spark = Project(duck.db, scratch / "spark")
     sync(duck.db, spark, dbt_options(scratch))
     spark_dbt(scratch, "build", "--vars", VARS)
     for project, engine in ((duck, "duckdb"), (on_spark, "spark")):
-        result = project.python("pipeline", "publish", "--taxonomy", "iclr2026", "--engine", engine)
+        result = project.python("paperrank.pipeline", "publish", "--taxonomy", "iclr2026", "--engine", engine)
         assert "[4/4] publish ... ok" in result.stdout, result.stdout
-        project.python("pipeline", "export", "--export-dir", str(project.scratch / "exports" / "nested"))
+        project.python("paperrank.pipeline", "export", "--export-dir", str(project.scratch / "exports" / "nested"))
     return {"duckdb": duck, "spark": on_spark}
 
 
