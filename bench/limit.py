@@ -58,7 +58,7 @@ def ranking_sql(method: Method, top_n: int = 30, venue: str | None = None,
     composite = " + ".join(f"{s}_term" for s in SIGNALS)
     label_columns = ("paper_id, category, confidence, rationale, model, prompt_hash" if texts
                      else "paper_id, category")
-    paper_texts = f"""
+    paper_texts = """
         p.title, p.authors, p.abstract,
         c.slug as category_slug,
         case when o.category is not null then 'primary_area_override' else 'label' end

@@ -29,6 +29,7 @@ import statistics
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -52,8 +53,8 @@ SQL_STATUS = re.compile(r"SQL status: .* in ([0-9.]+) seconds")
 # every model the build materializes (views cost nothing until a table reads them)
 TABLES = ["int_papers_categorized", "paper_rankings", "excluded_papers", "category_summary",
           "expert_picks", "category_top_n", "label_agreement", "paper_score_history",
-          "build_settings", "int_paper_ranks_bootstrapped", "paper_rank_uncertainty",
-          "category_rank_stability", "int_paper_ranks_reweighted", "category_weight_sensitivity",
+          "build_settings", "int_bootstrap_paper_ranks", "paper_rank_uncertainty",
+          "category_rank_stability", "int_weight_scenario_ranks", "category_weight_sensitivity",
           "paper_weight_sensitivity"]
 # what marts.paper_rankings needs: the shared table of categorized papers, then the ranking
 RANKING_PATH = ["int_papers_categorized", "paper_rankings"]
@@ -289,7 +290,8 @@ def bench_scale(scale: Scale, n_runs: int, log=print) -> tuple[dict[str, object]
             f"(models {runs.values['models_s'][-1]:.2f}s, ranking path "
             f"{runs.values['ranking_path_s'][-1]:.2f}s), export "
             f"{runs.values['export_s'][-1]:.2f}s, limit {runs.values['limit_s'][-1]:.2f}s "
-            f"(numbers only {runs.values['numbers_s'][-1]:.2f}s), pandas {runs.values['pandas_s'][-1]:.2f}s; load {os.getloadavg()[0]:.2f}")
+            f"(numbers only {runs.values['numbers_s'][-1]:.2f}s), pandas "
+            f"{runs.values['pandas_s'][-1]:.2f}s; load {os.getloadavg()[0]:.2f}")
     m = runs.median
     row: dict[str, object] = {
         "scale": scale.name,
@@ -339,7 +341,7 @@ def startup_split(runs: Runs) -> dict[str, float]:
     }
 
 
-def render(rows: list[dict[str, object]]) -> str:
+def render(rows: list[dict[str, Any]]) -> str:
     """Two markdown tables: the build against the two limits (numbers only / with texts) and
     pandas, then each model's seconds and its multiples of the two limits."""
     header = ("| scale | papers | reviews | ranked (categories) | load avg start-end "
