@@ -26,22 +26,6 @@ numbered_scenarios as (
 
 ),
 
-scored as (
-
-    select
-        papers.category_number,
-        papers.paper_number,
-        papers.category_size,
-        papers.category_rank,
-        papers.rating_mean,
-        numbered_scenarios.scenario_number,
-        {{ scenario_composite }} as scenario_composite
-
-    from papers
-    cross join numbered_scenarios
-
-),
-
 -- In a category larger than weight_tau_max_papers only the papers that can reach the top-N
 -- are ranked: a paper whose composite is below every point top-N paper's composite in a
 -- scenario has N papers above it there. All kept papers rank above all dropped ones, so
@@ -59,6 +43,67 @@ top_n_floors as (
     cross join numbered_scenarios
     where papers.category_rank <= {{ var('top_n') }}
     group by papers.category_number, numbered_scenarios.scenario_number
+
+),
+
+-- A paper's composite under any scenario is at most the sum over signals of the larger of
+-- w_min z and w_max z (the weights' range over every scenario), so a paper whose bound is below
+-- its category's lowest top-N floor can reach no scenario's top-N: only the others are scored.
+weight_ranges as (
+
+    select
+        {%- for signal in signals %}
+            min(w_{{ signal }}) as min_w_{{ signal }},
+            max(w_{{ signal }}) as max_w_{{ signal }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from numbered_scenarios
+
+),
+
+lowest_floors as (
+
+    select
+        category_number,
+        min(top_n_floor) as lowest_floor
+
+    from top_n_floors
+    group by category_number
+
+),
+
+reachable as (
+
+    select papers.*
+    from papers
+    inner join lowest_floors
+        on papers.category_number = lowest_floors.category_number
+    cross join weight_ranges
+    where
+        papers.category_size <= {{ settings.weight_tau_max_papers }}
+        or papers.category_rank <= {{ var('top_n') }}
+        or {% for signal in signals -%}
+            greatest(weight_ranges.min_w_{{ signal }} * papers.z_{{ signal }},
+                weight_ranges.max_w_{{ signal }} * papers.z_{{ signal }})
+            {%- if not loop.last %}
+            + {% endif %}
+        {%- endfor %} >= lowest_floors.lowest_floor - 1e-9
+
+),
+
+scored as (
+
+    select
+        papers.category_number,
+        papers.paper_number,
+        papers.category_size,
+        papers.category_rank,
+        papers.rating_mean,
+        numbered_scenarios.scenario_number,
+        {{ scenario_composite }} as scenario_composite
+
+    from reachable as papers
+    cross join numbered_scenarios
 
 ),
 
