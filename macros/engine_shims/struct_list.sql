@@ -7,19 +7,19 @@
 {%- endmacro %}
 
 {% macro default__struct_list(fields) -%}
-    list(struct_pack(
-        {%- for name, expression in fields.items() %}
-            {{ name }} := {{ expression }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-    ))
+    {%- set members = [] -%}
+    {%- for name, expression in fields.items() -%}
+        {%- do members.append(name ~ ' := ' ~ expression) -%}
+    {%- endfor -%}
+    list(struct_pack({{ members | join(', ') }}))
 {%- endmacro %}
 
 {% macro spark__struct_list(fields) -%}
-    collect_list(named_struct(
-        {%- for name, expression in fields.items() %}
-            '{{ name }}', {{ expression }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-    ))
+    {%- set members = [] -%}
+    {%- for name, expression in fields.items() -%}
+        {%- do members.append("'" ~ name ~ "', " ~ expression) -%}
+    {%- endfor -%}
+    collect_list(named_struct({{ members | join(', ') }}))
 {%- endmacro %}
 
 {#- The sum over a list of structs of `expression`, in which `item` names the element (0 for

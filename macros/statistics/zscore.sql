@@ -30,7 +30,8 @@
 {% macro zscore_sums(column) -%}
     {%- set n = 'count(' ~ column ~ ')' -%}
     {%- set total = sum_int128(fixed_point(column)) -%}
-    {%- set squares = 'sum(cast(' ~ fixed_point(column) ~ ' as ' ~ int128() ~ ') * ' ~ fixed_point(column) ~ ')' -%}
+    {%- set squares = 'sum(cast(' ~ fixed_point(column) ~ ' as ' ~ int128() ~ ') * '
+        ~ fixed_point(column) ~ ')' -%}
     {{ n }} as {{ column }}_n,
     {{ total }} as {{ column }}_sum,
     {{ squares }} as {{ column }}_sum_sq,

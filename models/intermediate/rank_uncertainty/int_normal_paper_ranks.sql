@@ -53,7 +53,7 @@ points as (
     select
         venue,
         category,
-        cast(null as {{ dbt.type_string() }}) as paper_id,
+        cast(null as string) as paper_id,
         local_top_overall as composite,
         1 as is_paper,
         0 as is_best

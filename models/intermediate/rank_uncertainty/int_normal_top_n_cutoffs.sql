@@ -114,10 +114,10 @@ bracket_0 as (
     select
         bracketed.venue,
         bracketed.category,
-        bracketed.target_papers - count(papers.paper_id) as target_papers,
         bracketed.lower_bound,
         bracketed.upper_bound,
-        bracketed.cutoff
+        bracketed.cutoff,
+        bracketed.target_papers - count(papers.paper_id) as target_papers
 
     from bracketed
     left join papers

@@ -10,7 +10,15 @@
 {%- for signal in signals -%}
     {%- do terms.append('numbered_scenarios.w_' ~ signal ~ ' * papers.z_' ~ signal) -%}
 {%- endfor -%}
-{%- set scenario_composite = terms | join(' + ') %}
+{%- set scenario_composite = terms | join(' + ') -%}
+{#- the highest composite any scenario can give the paper: per signal the larger of the
+    smallest and the largest weight times its z-score -#}
+{%- set bests = [] -%}
+{%- for signal in signals -%}
+    {%- do bests.append('greatest(weight_ranges.min_w_' ~ signal ~ ' * papers.z_' ~ signal
+        ~ ', weight_ranges.max_w_' ~ signal ~ ' * papers.z_' ~ signal ~ ')') -%}
+{%- endfor -%}
+{%- set best_composite = bests | join(' + ') %}
 
 with
 
@@ -82,12 +90,7 @@ reachable as (
     where
         papers.category_size <= {{ settings.weight_tau_max_papers }}
         or papers.category_rank <= {{ var('top_n') }}
-        or {% for signal in signals -%}
-            greatest(weight_ranges.min_w_{{ signal }} * papers.z_{{ signal }},
-                weight_ranges.max_w_{{ signal }} * papers.z_{{ signal }})
-            {%- if not loop.last %}
-            + {% endif %}
-        {%- endfor %} >= lowest_floors.lowest_floor - 1e-9
+        or {{ best_composite }} >= lowest_floors.lowest_floor - 1e-9
 
 ),
 
