@@ -138,7 +138,7 @@ validate-marts: setup ## the great-expectations checks on the marts (after dbt)
 lint: setup ## ruff, mypy and sqlfluff
 	$(BIN)/ruff check paperrank bench sqlfluff_context tests/python
 	$(BIN)/mypy
-	$(BIN)/sqlfluff lint models macros tests/generic
+	$(BIN)/sqlfluff lint models macros tests/generic tests/singular
 
 # Where Java is installed, `make test` also installs the Spark extra, so that it runs every test;
 # without Java the Spark tests skip and say why (.ci/run installs Java first).

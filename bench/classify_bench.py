@@ -54,7 +54,7 @@ def one_run(base_url: str, concurrency: int, taxonomy: str):
 
     options = runner.RunOptions(
         taxonomy=taxonomy, model="bench-model", base_url=base_url, concurrency=concurrency,
-        timeout=30, max_attempts=3, backoff_initial=0.1, backoff_max=2, no_progress=True)
+        timeout=30, max_attempts=3, no_progress=True)
     started = time.perf_counter()
     stats, _ = runner.execute(options)
     return stats, time.perf_counter() - started

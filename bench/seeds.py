@@ -11,7 +11,7 @@ from pathlib import Path
 
 from paperrank.core.seeds import SEEDS, ranking_signals, read_seed, seed_flag
 
-# The signals and their order in the composite, read from macros/ranking_signals.sql.
+# The signals and their order in the composite, read from the ranking_signals var of dbt_project.yml.
 SIGNALS = ranking_signals()
 
 

@@ -18,7 +18,9 @@
     {%- set rankings = 'paperrank_published.marts.paper_rankings' -%}
     {#- each paper's rank uncertainty (paper_rank_uncertainty, one row per ranked paper) beside it -#}
     {%- set ranked = '(select rankings.*, uncertainty.p_top_n, uncertainty.rank_p05, uncertainty.rank_p95,'
-        ~ ' uncertainty.rank_band from ' ~ rankings ~ ' as rankings left join'
+        ~ ' uncertainty.rank_band, uncertainty.marginal_lower as rank_set_lower,'
+        ~ ' uncertainty.marginal_upper as rank_set_upper, uncertainty.is_possibly_top_n,'
+        ~ ' uncertainty.is_certainly_top_n from ' ~ rankings ~ ' as rankings left join'
         ~ ' paperrank_published.marts.paper_rank_uncertainty as uncertainty'
         ~ ' on rankings.paper_id = uncertainty.paper_id) as ranked' -%}
     {#- one query tells both which venues are ranked and what each category holds -#}
@@ -110,6 +112,10 @@
         {'name': 'rank_p05', 'kind': 'number'},
         {'name': 'rank_p95', 'kind': 'number'},
         {'name': 'rank_band', 'kind': 'text'},
+        {'name': 'rank_set_lower', 'kind': 'number'},
+        {'name': 'rank_set_upper', 'kind': 'number'},
+        {'name': 'is_possibly_top_n', 'kind': 'boolean'},
+        {'name': 'is_certainly_top_n', 'kind': 'boolean'},
         {'name': 'category_size', 'kind': 'number'},
         {'name': 'primary_area', 'kind': 'text'},
         {'name': 'status', 'kind': 'text'},

@@ -1,4 +1,6 @@
-{#- Exact, order-independent z-scores within a group: (x - group mean) / group sample std.
+{#- Exact, order-independent z-scores within a group: (x - group mean) / group sample std. The
+    one implementation: paper_rankings standardises the signals with it, the bootstrap each
+    replicate's redrawn signals, and the normal method its review deviations, all on one grid.
 
     Floating-point sums depend on the order the rows arrive in, which parallel scans change
     from run to run and with the thread count. So each value is turned into an integer of

@@ -4,6 +4,9 @@
 
     - top_n is a whole number >= 1 (it is pasted into SQL and tests, so nothing else may pass);
     - taxonomy, weight_set, venue and label_model are plain strings (they reach SQL quoted);
+    - review_score_columns and ranking_signals (project settings) name plain columns and
+      signals that macros/ranking/review_signal.sql defines;
+    - the rank-uncertainty and weight-sensitivity vars (check_uncertainty_settings);
     - the weight set exists in seeds/composite_weights.csv, names only signals of
       ranking_signals() and its absolute weights sum to 1;
     - the taxonomy exists in seeds/taxonomies.csv and, for a build or run of any model past staging, has labels in
@@ -32,7 +35,33 @@
         {%- endif -%}
     {%- endfor -%}
 
+    {%- set columns = raw_score_columns() -%}
+    {%- set plain = [] -%}
+    {%- for column in (columns if columns is sequence and columns is not string else []) -%}
+        {%- if column is string and modules.re.fullmatch('[a-z][a-z0-9_]{0,62}', column) -%}
+            {%- do plain.append(column) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if not (columns is sequence and columns is not string and columns | length > 0
+        and plain | length == columns | length) -%}
+        {{ exceptions.raise_compiler_error(
+            'var review_score_columns must be a list of column names of raw.reviews, got '
+            ~ (columns | join(', ') if columns is sequence and columns is not string else columns)
+            | string | truncate(120)) }}
+    {%- endif -%}
     {%- set signals = ranking_signals() -%}
+    {%- set defined = review_signals_defined() -%}
+    {%- if not (signals is sequence and signals is not string and signals | length > 0
+        and signals | reject('string') | list | length == 0
+        and signals | reject('in', defined) | list | length == 0
+        and signals | unique | list | length == signals | length) -%}
+        {{ exceptions.raise_compiler_error(
+            'var ranking_signals must list distinct signals of ' ~ defined | join(', ')
+            ~ ' (macros/ranking/review_signal.sql), got '
+            ~ (signals | join(', ') if signals is sequence and signals is not string else signals)
+            | string | truncate(200)) }}
+    {%- endif -%}
+    {{ check_uncertainty_settings() }}
     {%- set weight_rows = run_query(
         'select weight_set, signal, weight from ' ~ seed_file_relation('composite_weights')
         ~ ' order by 1, 2, 3').rows -%}

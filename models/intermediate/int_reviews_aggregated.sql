@@ -11,12 +11,9 @@ aggregated as (
     select
         paper_id,
         count(*) as review_count,
-        avg(contribution) as contribution_mean,
-        avg(rating) as rating_mean,
-        avg(confidence) as confidence_mean,
-        avg(soundness) as soundness_mean,
-        avg(presentation) as presentation_mean,
-        {{ rating_std('rating') }} as rating_std,
+        {%- for signal in ranking_signals() %}
+            {{ review_signal(signal) }} as {{ signal }},
+        {%- endfor %}
         count(rating) as rating_count,
         min(rating) as rating_min,
         max(rating) as rating_max

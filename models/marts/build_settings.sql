@@ -1,5 +1,19 @@
+{#- The settings this build ranked with, one row per venue: every var that changes an output,
+    and what the data says was used (the labels' prompt hashes, the uncertainty method in force).
+    It depends on every mart it describes, so a partial build (`--select paper_rankings+`)
+    rebuilds it too; the tests build_settings__* check it against the vars and the marts. -#}
+-- depends_on: {{ ref('category_top_n') }}
+-- depends_on: {{ ref('category_summary') }}
+-- depends_on: {{ ref('excluded_papers') }}
+-- depends_on: {{ ref('expert_picks') }}
+-- depends_on: {{ ref('label_agreement') }}
+-- depends_on: {{ ref('paper_score_history') }}
+-- depends_on: {{ ref('category_rank_stability') }}
+-- depends_on: {{ ref('category_weight_sensitivity') }}
+-- depends_on: {{ ref('paper_weight_sensitivity') }}
 {%- set signals = ranking_signals() -%}
 {%- set label_model = var('label_model') -%}
+{%- set settings = rank_uncertainty_settings() %}
 
 with
 
@@ -9,15 +23,49 @@ papers as (
 
 ),
 
-venues as (
+rankings as (
 
-    select distinct venue from papers
+    select * from {{ ref('paper_rankings') }}
+
+),
+
+uncertainty as (
+
+    select * from {{ ref('paper_rank_uncertainty') }}
 
 ),
 
 weight_set as (
 
     select * from {{ ref('int_weight_set') }}
+
+),
+
+venues as (
+
+    select distinct venue from papers
+
+),
+
+labels_used as (
+
+    select
+        venue,
+        {{ sorted_distinct_text('label_prompt_hash') }} as label_prompt_hashes
+
+    from rankings
+    group by venue
+
+),
+
+methods_used as (
+
+    select
+        venue,
+        max(uncertainty_method) as uncertainty_method
+
+    from uncertainty
+    group by venue
 
 ),
 
@@ -37,10 +85,25 @@ final as (
             cast(null as string)
         {%- else -%}
             {{ sql_string(label_model) }}
-        {%- endif %} as label_model
+        {%- endif %} as label_model,
+        labels_used.label_prompt_hashes,
+        {{ sql_string(settings.method) }} as rank_uncertainty_method,
+        methods_used.uncertainty_method,
+        cast({{ settings.replicates }} as bigint) as rank_uncertainty_replicates,
+        cast({{ settings.seed }} as bigint) as rank_uncertainty_seed,
+        cast({{ settings.row_budget }} as bigint) as rank_uncertainty_row_budget,
+        cast({{ settings.secure }} as double) as rank_band_secure,
+        cast({{ settings.outside }} as double) as rank_band_outside,
+        cast({{ settings.weight_draws }} as bigint) as weight_draws,
+        cast({{ settings.weight_concentration }} as double) as weight_concentration,
+        cast({{ settings.weight_tau_max_papers }} as bigint) as weight_tau_max_papers
 
     from venues
     cross join weight_set
+    left join labels_used
+        on venues.venue = labels_used.venue
+    left join methods_used
+        on venues.venue = methods_used.venue
 
 )
 

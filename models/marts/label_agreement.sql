@@ -19,13 +19,14 @@ in_taxonomy as (
 
 ),
 
+-- each model's latest label of the paper, by stg_raw__paper_labels' one rule (label_recency)
 latest_per_model as (
 
     select
         *,
         row_number() over (
             partition by paper_id, label_model
-            order by labeled_at desc, loaded_at desc, label_id asc
+            order by label_recency
         ) as recency
 
     from in_taxonomy

@@ -18,7 +18,13 @@ rankings as (
 ),
 {%- if configured != 'normal' %}
 
-    bootstrapped as (
+    rank_sets as (
+
+    select * from {{ ref('int_rank_sets_estimated') }}
+
+),
+
+bootstrapped as (
 
         select * from {{ ref('int_bootstrap_paper_ranks') }}
 
@@ -102,11 +108,17 @@ final as (
             else 'outside'
         end as rank_band,
         summarized.uncertainty_method,
-        summarized.replicates
+        summarized.replicates,
+        rank_sets.marginal_lower,
+        rank_sets.marginal_upper,
+        rank_sets.is_possibly_top_n,
+        rank_sets.is_certainly_top_n
 
     from rankings
     inner join summarized
         on rankings.paper_id = summarized.paper_id
+    left join rank_sets
+        on rankings.paper_id = rank_sets.paper_id
 
 )
 

@@ -18,11 +18,12 @@ per_snapshot as (
         paper_id,
         snapshot_at,
         count(*) as review_count,
-        avg(rating) as rating_mean,
-        avg(contribution) as contribution_mean,
-        avg(soundness) as soundness_mean,
-        avg(confidence) as confidence_mean,
-        {{ rating_std('rating') }} as rating_std
+        {%- set shown = [
+            'rating_mean', 'contribution_mean', 'soundness_mean', 'confidence_mean', 'rating_std'
+        ] %}
+        {%- for signal in shown %}
+            {{ review_signal(signal) }} as {{ signal }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
 
     from history
     group by paper_id, snapshot_at

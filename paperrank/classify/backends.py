@@ -11,6 +11,7 @@ import json
 import re
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -25,10 +26,18 @@ from paperrank.classify.schema import InvalidAnswer, parse_answer
 from paperrank.classify.store import Paper
 from paperrank.classify.taxonomy import Taxonomy
 from paperrank.core.errors import PaperrankError
-from paperrank.core.retry import RetryPolicy, retry_after_seconds
 
 Record = Callable[[dict[str, Any]], None]
-RETRIED_4XX = (408, 409, 425)  # besides 429: request timeout, conflict, too early
+# The requests one classify() call has sent, counted as the client sends them: the openai client
+# retries inside one call, and the audit counts every attempt.
+_SENT: ContextVar[list[int] | None] = ContextVar("paperrank_requests_sent", default=None)
+RETRY_AFTER_MAX = 60.0  # the longest Retry-After the openai client waits for
+
+
+async def _count_request(request: Any) -> None:
+    sent = _SENT.get()
+    if sent is not None:
+        sent[0] += 1
 
 
 class Backend(Protocol):
@@ -141,7 +150,8 @@ def _now() -> datetime:
 
 
 class OpenAIBackend:
-    """Chat completions with a strict JSON schema, temperature 0, own retries and backoff."""
+    """Chat completions with a strict JSON schema, temperature 0; the openai client retries
+    transport failures (its backoff, Retry-After), this loop retries invalid answers only."""
 
     name = "openai"
 
@@ -154,13 +164,10 @@ class OpenAIBackend:
         self.prompt_hash = self.prompt.hash
         self.endpoint = safe_url(config.base_url)
         self.redact = Redactor(api_key)
-        self.retry = RetryPolicy(attempts=config.max_attempts,
-                                 backoff_initial=config.backoff_initial,
-                                 backoff_max=config.backoff_max,
-                                 retry_after_max=config.backoff_max, timeout=config.timeout,
-                                 jitter=True)
         self.client = client or openai.AsyncOpenAI(
-            api_key=api_key, base_url=config.base_url, timeout=config.timeout, max_retries=0,
+            api_key=api_key, base_url=config.base_url, timeout=config.timeout,
+            max_retries=config.max_attempts - 1,
+            http_client=openai.DefaultAsyncHttpxClient(event_hooks={"request": [_count_request]}),
         )
         self.requests = 0
 
@@ -185,20 +192,21 @@ class OpenAIBackend:
             "response_format": self.prompt.response_format, "extra_body": cfg.extra_body or None,
         }
         outcome = Outcome(paper.paper_id, "failed")
-        transport_failures = 0
         invalid_answers = 0
+        # a hard bound on top of the client's timeout (which is per read, not total), over all
+        # of the client's attempts and the waits between them
+        bound = cfg.max_attempts * (cfg.timeout * 2 + RETRY_AFTER_MAX)
         while True:
             requested_at = _now()
             started = time.perf_counter()
-            outcome.requests += 1
-            self.requests += 1
-            wait: float | None = None
+            sent = [0]
+            counting = _SENT.set(sent)
+            refused: int | None = None
             completion: Any = None
             body_text: str | None = None
             reason: str | None
             try:
-                # a hard bound on top of the client's timeout (which is per read, not total)
-                async with asyncio.timeout(cfg.timeout * 2):
+                async with asyncio.timeout(bound):
                     raw = await self.client.chat.completions.with_raw_response.create(**request)
             except (openai.AuthenticationError, openai.PermissionDeniedError,
                     openai.NotFoundError) as error:
@@ -207,18 +215,12 @@ class OpenAIBackend:
                     f"{error.status_code}; check the model name, base URL and API key variable "
                     f"{cfg.api_key_env}"
                 ) from None
-            except openai.RateLimitError as error:
+            except openai.RateLimitError:
                 reason = "HTTP 429"
-                wait = retry_after_seconds(error.response.headers)
             except openai.APIStatusError as error:
                 reason = f"HTTP {error.status_code}"
-                if error.status_code < 500 and error.status_code not in RETRIED_4XX:
-                    # a request the endpoint will never accept: give this paper up for the run
-                    record(self._row(paper, status="failed", failure_reason=reason,
-                                     attempt=outcome.requests, http_status=error.status_code,
-                                     requested_at=requested_at))
-                    outcome.reason = reason
-                    return outcome
+                if error.status_code < 500 and error.status_code not in (408, 409):
+                    refused = error.status_code  # the endpoint will never accept it
             except (openai.APITimeoutError, TimeoutError):
                 reason = "timeout"
             except openai.APIConnectionError:
@@ -232,17 +234,24 @@ class OpenAIBackend:
                     completion = raw.parse()
                 except (openai.APIResponseValidationError, ValueError, TypeError):
                     completion = None  # a 200 whose body is not a chat completion
-            if reason is not None:
-                transport_failures += 1
-                if transport_failures >= self.retry.attempts:
-                    final = f"{reason} after {transport_failures} attempts"
-                    record(self._row(paper, status="failed", failure_reason=final,
-                                     attempt=outcome.requests, requested_at=requested_at))
-                    outcome.reason = reason
-                    return outcome
-                outcome.retries += 1
-                await asyncio.sleep(self.retry.delay(transport_failures, wait))
-                continue
+            finally:
+                _SENT.reset(counting)
+                attempts = max(sent[0], 1)
+                outcome.requests += attempts
+                outcome.retries += attempts - 1
+                self.requests += attempts
+            if refused is not None:  # give this paper up for the run
+                record(self._row(paper, status="failed", failure_reason=reason,
+                                 attempt=outcome.requests, http_status=refused,
+                                 requested_at=requested_at))
+                outcome.reason = reason
+                return outcome
+            if reason is not None:  # the client has retried it as often as it may
+                final = f"{reason} after {attempts} attempts"
+                record(self._row(paper, status="failed", failure_reason=final,
+                                 attempt=outcome.requests, requested_at=requested_at))
+                outcome.reason = reason
+                return outcome
 
             latency_ms = (time.perf_counter() - started) * 1000
             usage = getattr(completion, "usage", None)

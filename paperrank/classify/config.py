@@ -26,8 +26,6 @@ class LLMConfig:
     timeout: float
     max_attempts: int
     invalid_attempts: int
-    backoff_initial: float
-    backoff_max: float
     max_tokens: int
     temperature: float
     keywords_model: str
@@ -44,8 +42,6 @@ class LLMConfig:
             raise PaperrankError("timeout must be positive")
         if self.max_attempts < 1 or self.invalid_attempts < 1:
             raise PaperrankError("max_attempts and invalid_attempts must be at least 1")
-        if self.backoff_initial < 0 or self.backoff_max < 0:
-            raise PaperrankError("backoff must not be negative")
         return self
 
 

@@ -65,8 +65,6 @@ class RunOptions:
     timeout: float | None = None
     max_attempts: int | None = None
     invalid_attempts: int | None = None
-    backoff_initial: float | None = None
-    backoff_max: float | None = None
     config: str | None = None
     db: str | None = None
     no_progress: bool = False
@@ -92,7 +90,6 @@ def resolve_config(args: RunOptions) -> LLMConfig:
         keywords_model=args.model if args.backend == "keywords" else None,
         base_url=args.base_url, concurrency=args.concurrency, timeout=args.timeout,
         max_attempts=args.max_attempts, invalid_attempts=args.invalid_attempts,
-        backoff_initial=args.backoff_initial, backoff_max=args.backoff_max,
     ).check()
 
 
@@ -252,11 +249,9 @@ def render_summary(stats: RunStats, info: dict[str, Any]) -> str:
                    "category (e.g. datasets and benchmarks)")
 @click.option("--timeout", type=float, help="seconds per request")
 @click.option("--max-attempts", type=int,
-              help="attempts per paper on 429, 5xx, timeouts and connection errors")
+              help="attempts per paper on 408, 409, 429, 5xx, timeouts and connection errors "
+                   "(the openai client's retries, its backoff and Retry-After handling)")
 @click.option("--invalid-attempts", type=int, help="attempts per paper when the answer breaks the schema")
-@click.option("--backoff", "backoff_initial", type=float,
-              help="first backoff delay in seconds (doubles per retry)")
-@click.option("--backoff-max", type=float, help="longest backoff or Retry-After wait")
 @click.option("--config", help="config file (default: PAPERRANK_CLASSIFY_CONFIG, else paperrank/classify/config.toml)")
 @click.option("--db", help="warehouse file (default: PAPERRANK_DB or the project's)")
 @click.option("--no-progress", is_flag=True, help="no progress bar")

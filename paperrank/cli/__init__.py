@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                   "export the DuckDB raw layer to Parquet and register it as Spark tables"),
     "dbt": ("paperrank.pipeline.dbt_cli:command",
             "run a dbt command with the make settings, colour only on a terminal"),
+    "rank-sets": ("paperrank.ranksets.cli:rank_sets", "rank confidence sets for a CSV of estimates"),
 }
 
 

@@ -32,7 +32,7 @@ def _walk(command: click.Command, ctx: click.Context) -> Iterator[tuple[str, str
 
 def render() -> str:
     """The whole reference as Markdown: one section per command, its help verbatim."""
-    root = click.Context(main, info_name="paperrank", terminal_width=100, max_content_width=100)
+    root = click.Context(main, info_name="paperrank", **main.context_settings)  # as when it runs
     parts = [HEADER]
     for path, text in _walk(main, root):
         parts.append(f"\n## `{path}`\n\n```text\n{text}\n```\n")

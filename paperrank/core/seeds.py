@@ -1,23 +1,23 @@
 """The method's data as Python reads it: the seed files and the ranking signals.
 
-dbt loads `seeds/*.csv` as tables and lists the composite's signals in the dbt var
-`ranking_signals` (dbt_project.yml; earlier in the `ranking_signals` macro); the loaders,
-the classifier, the quality gates and the benchmark read the very same files through this
-module (one path, one boolean parser, one reader), so no Python copy of a seed or of the
-signal list can drift from what dbt ranks with.
+dbt loads `seeds/*.csv` as tables and lists the composite's signals in the
+`ranking_signals` var of dbt_project.yml; the loaders, the classifier, the quality gates and the
+benchmark read the very same files through this module (one path, one boolean parser, one
+reader), so no Python copy of a seed or of the signal list can drift from what dbt ranks with.
 """
 
 from __future__ import annotations
 
 import csv
-import re
 from functools import cache
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "seeds"
-PROJECT = ROOT / "dbt_project.yml"
-SIGNALS_MACRO = ROOT / "macros" / "ranking" / "ranking_signals.sql"
+PROJECT_FILE = ROOT / "dbt_project.yml"
 _TRUE = {"true", "1", "yes", "t"}
 
 
@@ -34,19 +34,16 @@ def seed_flag(value: str | None) -> bool:
 
 
 @cache
-def ranking_signals() -> tuple[str, ...]:
-    """The per-paper signals the composite can weigh, in order: the dbt var `ranking_signals`
-    of dbt_project.yml when it is there, else the list the `ranking_signals` macro returns."""
-    import yaml
+def project_vars() -> dict[str, Any]:
+    """The dbt project's vars with their defaults, from dbt_project.yml as dbt reads them."""
+    with PROJECT_FILE.open(encoding="utf-8") as handle:
+        project = yaml.safe_load(handle)
+    return dict(project["vars"])
 
-    project = yaml.safe_load(PROJECT.read_text(encoding="utf-8")) or {}
-    listed = (project.get("vars") or {}).get("ranking_signals")
-    if listed:
-        if not isinstance(listed, list) or not all(isinstance(s, str) for s in listed):
-            raise RuntimeError(f"{PROJECT}: the var ranking_signals must be a list of names")
-        return tuple(listed)
-    text = SIGNALS_MACRO.read_text(encoding="utf-8")
-    body = re.search(r"return\(\s*\[(.*?)\]\s*\)", text, re.S)
-    if body is None:
-        raise RuntimeError(f"{SIGNALS_MACRO} no longer returns a list of signal names")
-    return tuple(re.findall(r"'([a-z_]+)'", body.group(1)))
+
+def ranking_signals() -> tuple[str, ...]:
+    """The per-paper signals the composite can weigh, in order (the `ranking_signals` var)."""
+    signals = project_vars().get("ranking_signals")
+    if not isinstance(signals, list) or not all(isinstance(s, str) for s in signals):
+        raise RuntimeError(f"{PROJECT_FILE}: vars.ranking_signals must be a list of signal names")
+    return tuple(signals)

@@ -8,6 +8,7 @@ process becomes one line (`paperrank.publish.locks`), never a traceback.
 from __future__ import annotations
 
 import gc
+import re
 import sys
 from typing import Any
 
@@ -16,6 +17,8 @@ from paperrank.publish.locks import WarehouseLocked, describe_lock
 from paperrank.quality import seeds, test_failures
 
 LOADS_SEEDS = {"build", "seed"}
+# dbt's error headers ("Compilation Error in operation ...", "Runtime Error"): not the message
+_HEADER = re.compile(r"[A-Z][A-Za-z ]* Error( in .*)?")
 RUNS_TESTS = {"build", "test"}
 
 
@@ -100,7 +103,8 @@ def _useful_line(text: str) -> str:
     """The line of a dbt error that says what is wrong: not its "Compilation Error in ..."
     header, nor the "> in macro ... / > called by ..." trail."""
     lines = [line.strip() for line in text.strip().splitlines()]
-    message = [line for line in lines[1:] if line and not line.startswith(">")]
+    message = [line for line in lines
+               if line and not line.startswith(">") and not _HEADER.fullmatch(line)]
     if message:
         return message[0]
     return lines[-1] if lines else ""

@@ -1,7 +1,8 @@
 """`paperrank publish`: audit what `make build` left in the working warehouse, publish it.
 
-For an operator who ran dbt by hand: the mart checks and the marts-agree check run first, and
-nothing is published unless both pass (run `dbt build`, with its tests, before this).
+For an operator who ran dbt by hand: the marts-agree rules (dbt's singular tests tagged
+marts_agree, tests/singular/) and the mart checks run first, and nothing is published unless
+both pass (run `dbt build`, with its tests, before this).
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from pathlib import Path
 import click
 
 from paperrank.cli.options import settings_options
-from paperrank.core.errors import PaperrankError
+from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.warehouse import db_path
+from paperrank.engines import dbt_target
 from paperrank.pipeline import rank
+from paperrank.pipeline.dbt import Dbt, DbtFailed
 from paperrank.pipeline.gates import Gates
 from paperrank.pipeline.rank import Steps
 from paperrank.pipeline.settings import Settings
@@ -33,8 +36,19 @@ def command(chosen: Settings, log: Path) -> None:
     log.parent.mkdir(parents=True, exist_ok=True)
     gates = Gates(chosen, log)
     try:
-        steps = Steps(4)
+        steps = Steps(5)
         steps.run("raw checks", gates.raw)
+        steps.run("marts agree", lambda: agree(chosen))
         rank.audit_and_publish(chosen, log, steps, gates)
     finally:
         gates.stop()
+
+
+def agree(chosen: Settings) -> None:
+    """The marts-agree rules on the working warehouse: `make rank` runs them inside dbt build,
+    a warehouse built by hand may have been built partly, or killed between two marts."""
+    try:
+        Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine)).invoke(
+            "test", "--select", "tag:marts_agree")
+    except DbtFailed as failed:
+        raise CheckFailed(f"the marts disagree, nothing was published ({failed})") from failed

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,9 +22,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from project import REPO, Project
-
-from paperrank.pipeline import consistency
+from project import REPO, Project, copy_project
 
 pytestmark = pytest.mark.e2e
 DROPPED = "Sustainable AI"
@@ -206,9 +206,9 @@ def test_rollback_publishes_the_previous_build_and_its_csvs(venue: Venue) -> Non
     assert listing.count("build ") == 2 and "top_n=5" in listing and "top_n=7" in listing
 
 
-KILL_POINTS = [("[1/7] dbt build", 1.5), ("[3/7] mart checks", 0.2), ("[4/7] marts agree", 0.0),
-               ("[5/7] publish", 0.0), ("[5/7] publish", 0.15), ("[6/7] export", 0.05),
-               ("[6/7] export", 0.3), ("[7/7] experts' report", 0.1)]
+KILL_POINTS = [("[1/6] dbt build", 1.5), ("[3/6] mart checks", 0.2), ("[3/6] mart checks", 0.0),
+               ("[4/6] publish", 0.0), ("[4/6] publish", 0.15), ("[5/6] export", 0.05),
+               ("[5/6] export", 0.3), ("[6/6] experts' report", 0.1)]
 
 
 def run_and_kill(project: Project, exports: Path, marker: str, delay: float) -> bool:
@@ -274,12 +274,33 @@ def test_marts_torn_between_two_builds_are_not_published(venue: Venue) -> None:
     before = venue.state()
     # int_papers_categorized is a table: rebuild it too, from the repaired raw layer
     venue.project.dbt("run", "--select", "int_papers_categorized paper_rankings", "--vars", "{top_n: 3}")
-    problems = consistency.check(venue.project.db)
-    assert any(p.startswith("category_top_n is exactly the is_top_n rows of paper_rankings")
-               for p in problems), problems
+    checked = venue.project.dbt("test", "--select", "tag:marts_agree", check=False)
+    assert checked.returncode != 0
+    assert re.search(r"FAIL \d+ marts_agree__category_top_n_is_the_top_n_of_paper_rankings",
+                     checked.stdout), checked.stdout[-3000:]
     result = venue.project.paperrank("publish", "--top-n", "3", check=False)
     assert result.returncode != 0 and "the marts disagree, nothing was published" in result.stderr
     assert venue.state() == before
+
+
+def test_a_violated_agreement_rule_fails_rank_naming_it(venue: Venue, tmp_path: Path) -> None:
+    """The marts-agree rules are dbt tests that `dbt build` runs: a shortlist that drops each
+    category's first paper fails `rank` with exit 1, naming the rule, and publishes nothing."""
+    root = copy_project(tmp_path / "project")
+    model = root / "models" / "marts" / "category_top_n.sql"
+    text = model.read_text(encoding="utf-8")
+    assert "    where is_top_n\n" in text
+    model.write_text(text.replace("    where is_top_n\n", "    where is_top_n and category_rank > 1\n"),
+                     encoding="utf-8")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    shutil.copy(venue.project.db, scratch / "w.duckdb")
+    broken = Project(scratch / "w.duckdb", scratch, root=root)
+    result = broken.paperrank("rank", "--top-n", "5", "--profile", "iclr2026",
+                              "--export-dir", str(scratch / "exports"), check=False)
+    assert result.returncode == 1, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "marts_agree__category_top_n_is_the_top_n_of_paper_rankings" in result.stdout + result.stderr
+    assert not broken.published.exists() and not (scratch / "exports").exists()
 
 
 LOCKER = ("import duckdb, sys, time; c = duckdb.connect(sys.argv[1], read_only=True); "

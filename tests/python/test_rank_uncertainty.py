@@ -66,17 +66,19 @@ def draw_bits(seed: int, paper_id: str, replicate: np.ndarray, draw: np.ndarray)
 
 
 def exact_z(values: np.ndarray) -> np.ndarray:
-    """z-scores from exact sums of floor(x * 2^36) (the documented grid), 0 where undefined."""
+    """z-scores from exact sums of round(x * 64 lcm(1..20)) (macros/statistics/zscore.sql's
+    grid, the ranking's), 0 where undefined: z = (n q - S) sqrt((n - 1) / (n (n Q - S^2)))."""
     present = ~np.isnan(values)
-    q = [int(v) for v in np.floor(values[present] * 2.0**36)]
+    grid = 14898723840.0
+    q = [int(np.sign(v) * np.floor(abs(v) * grid + 0.5)) for v in values[present]]
     n = len(q)
-    if n == 0:
-        return np.zeros_like(values)
     total, squares = sum(q), sum(v * v for v in q)
-    mean = float(total) / n / 2.0**36
-    std = np.sqrt(float(n * squares - total * total) / (n * (n - 1)) / 2.0**72) if n > 1 else np.nan
-    z = (values - mean) / std if std and std > 0 else np.zeros_like(values)
-    return np.where(np.isnan(z), 0.0, z)
+    spread = n * squares - total * total
+    z = np.zeros_like(values)
+    if n > 1 and spread > 0:
+        scale = np.sqrt(float(n - 1) / (float(n) * float(spread)))
+        z[present] = [float(n * v - total) * scale for v in q]
+    return z
 
 
 def bootstrap_ranks(reviews: pd.DataFrame, papers: pd.DataFrame, replicates: range) -> pd.DataFrame:

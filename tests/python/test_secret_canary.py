@@ -16,7 +16,7 @@ from fake_llm_server import FakeLLM, seed_papers
 from paperrank.cli import run as paperrank
 
 CANARY = "sk-canary-7Qx2-NEVER-STORE-b41e9d0c5a"
-FAST = ["--timeout", "2", "--backoff", "0.01", "--backoff-max", "0.05", "--no-progress"]
+FAST = ["--timeout", "2", "--no-progress"]
 
 
 def test_echoed_key_is_redacted_everywhere(tmp_path, monkeypatch, capsys):

@@ -58,6 +58,13 @@ WRONG = [
     ("{top_n: 2.5}", "var top_n must be a whole number >= 1, got 2.5"),
     ("{top_n: 'thirty'}", 'var top_n must be a whole number >= 1, got "thirty"'),
     ("{taxonomy: [icml2026]}", "var taxonomy must be a non-empty text"),
+    # the uncertainty vars and the signal list are checked by the same hook, before anything runs
+    ("{rank_uncertainty_method: bootsrap, rank_uncertainty_replicates: 0}",
+     "invalid rank-uncertainty settings: rank_uncertainty_replicates = 0 (a whole number >= 1 is "
+     "allowed); rank_uncertainty_method = bootsrap (allowed: 'bootstrap', 'normal', 'auto')"),
+    ("{rank_band_outside: 0.95}", "rank_band_outside = 0.95 must be below rank_band_secure = 0.9"),
+    ("{ranking_signals: [rating_mean, novelty_mean]}",
+     "var ranking_signals must list distinct signals of rating_mean, confidence_mean"),
 ]
 
 

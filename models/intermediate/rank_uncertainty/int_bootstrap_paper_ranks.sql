@@ -42,8 +42,41 @@ resampled as (
 
 ),
 
-{{ zscore_exact_ctes('standardized', 'resampled', ['category_number', 'replicate'],
-    ['category_number', 'paper_number', 'replicate', 'rating_mean'], signals) }},
+-- exact per-(category, replicate) sums: the z-scores of macros/statistics/zscore.sql, as
+-- paper_rankings standardises the point signals
+replicate_sums as (
+
+    select
+        category_number,
+        replicate,
+        {%- for signal in signals %}
+            {{ zscore_sums(signal) }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from resampled
+    group by category_number, replicate
+
+),
+
+standardized as (
+
+    select
+        resampled.category_number,
+        resampled.paper_number,
+        resampled.replicate,
+        resampled.rating_mean,
+        {%- for signal in signals %}
+            {{ zscore_from_sums('resampled.' ~ signal, 'replicate_sums', signal) }} as z_{{ signal }}
+            {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from resampled
+    inner join replicate_sums
+        on
+            resampled.category_number = replicate_sums.category_number
+            and resampled.replicate = replicate_sums.replicate
+
+),
 
 scored as (
 

@@ -25,42 +25,57 @@ weight_set as (
 
 ),
 
--- the category sample std of each signal: the denominators of the paper's z-scores
-{{ zscore_exact_ctes('standardized', 'rankings', ['venue', 'category'], ['paper_id'], mean_signals) }},
+-- exact per-category sums of each mean signal, as paper_rankings standardises them
+category_sums as (
 
--- each review's weighted, standardised deviation from its paper's means (a missing score: 0);
--- the composite's mean-signal part is the mean of these over the paper's reviews
+    select
+        venue,
+        category,
+        {%- for signal in mean_signals %}
+            {{ zscore_sums(signal) }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from rankings
+    group by venue, category
+
+),
+
+-- each review's weighted, standardised deviation from its paper's means, z(review) - z(mean)
+-- with the ranking's z-scores (a missing score: 0); the composite's mean-signal part is the
+-- mean of these over the paper's reviews
 review_deviations as (
 
     select
         rankings.paper_id,
         {% for signal in mean_signals -%}
-            coalesce(
-                weight_set.w_{{ signal }} * (reviews.{{ signal[:-5] }} - rankings.{{ signal }})
-                / nullif(spread.std_{{ signal }}, 0),
-                0
-            ) {%- if not loop.last %}
+            case
+                when reviews.{{ signal[:-5] }} is null then 0
+                else weight_set.w_{{ signal }} * (
+                    {{ zscore_from_sums('reviews.' ~ signal[:-5], 'category_sums', signal) }}
+                    - {{ zscore_from_sums('rankings.' ~ signal, 'category_sums', signal) }}
+                )
+            end {%- if not loop.last %}
                 + {% endif %}
         {%- endfor %} as deviation
 
     from rankings
     inner join reviews
         on rankings.paper_id = reviews.paper_id
-    inner join standardized_spread as spread
+    inner join category_sums
         on
-            rankings.venue = spread.venue
-            and rankings.category = spread.category
+            rankings.venue = category_sums.venue
+            and rankings.category = category_sums.category
     cross join weight_set
 
 ),
 
 -- bootstrap standard error of a mean of n redrawn values: sqrt(population variance / n);
--- the squares are summed on the exact fixed-point grid so that the sum is order-free
+-- the squares are summed exactly (order_free_sum) so that the sum does not depend on row order
 paper_errors as (
 
     select
         paper_id,
-        sum({{ fixed_point36('deviation * deviation') }}) as deviation_sumsq
+        {{ order_free_sum('deviation * deviation') }} as deviation_sumsq
 
     from review_deviations
     group by paper_id
@@ -77,7 +92,7 @@ final as (
         rankings.category_size,
         rankings.rating_mean,
         rankings.local_top_overall,
-        sqrt(cast(paper_errors.deviation_sumsq as double) / 68719476736.0) / rankings.review_count
+        sqrt(paper_errors.deviation_sumsq) / rankings.review_count
             as composite_se
 
     from rankings

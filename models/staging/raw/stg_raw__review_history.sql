@@ -12,11 +12,9 @@ renamed as (
         review_id,
         paper_id,
         reviewer,
-        rating,
-        confidence,
-        soundness,
-        contribution,
-        presentation,
+        {%- for column in raw_score_columns() %}
+            {{ column }},
+        {%- endfor %}
         source as loaded_from,
         snapshot_at,
         loaded_at

@@ -1,30 +1,16 @@
 {#-
-    Settings of the rank-uncertainty and weight-sensitivity models (dbt vars), checked before
-    any SQL runs: a wrong value fails the build naming the var and what is allowed.
+    The rank-uncertainty and weight-sensitivity vars, checked by check_settings (on-run-start)
+    before any SQL runs: a wrong value fails the build naming the var and what is allowed.
 -#}
-{% macro rank_uncertainty_settings() -%}
-    {%- if exceptions is not defined -%}
-        {#- sqlfluff's jinja templater (`make lint`) has no dbt vars: lint with the defaults -#}
-        {{ return({'replicates': 1000, 'seed': 2026, 'method': 'bootstrap', 'row_budget': 40000000,
-            'secure': 0.9, 'outside': 0.1, 'weight_draws': 100, 'weight_concentration': 50,
-            'weight_tau_max_papers': 1000}) }}
-    {%- endif -%}
-    {%- set settings = {
-        'replicates': var('rank_uncertainty_replicates'),
-        'seed': var('rank_uncertainty_seed'),
-        'method': var('rank_uncertainty_method'),
-        'row_budget': var('rank_uncertainty_row_budget'),
-        'secure': var('rank_band_secure'),
-        'outside': var('rank_band_outside'),
-        'weight_draws': var('weight_draws'),
-        'weight_concentration': var('weight_concentration'),
-        'weight_tau_max_papers': var('weight_tau_max_papers'),
-    } -%}
+{% macro check_uncertainty_settings() -%}
+    {%- set settings = rank_uncertainty_settings() -%}
     {%- set problems = [] -%}
-    {%- for name in ('replicates', 'weight_draws', 'row_budget', 'weight_tau_max_papers') -%}
+    {%- for name, var_name in [('replicates', 'rank_uncertainty_replicates'),
+        ('weight_draws', 'weight_draws'),
+        ('row_budget', 'rank_uncertainty_row_budget'), ('weight_tau_max_papers', 'weight_tau_max_papers')] -%}
         {%- set value = settings[name] -%}
         {%- if value is not number or value is boolean or value != value | int or value < 1 -%}
-            {%- do problems.append(name ~ ' = ' ~ value ~ ' (a whole number >= 1 is allowed)') -%}
+            {%- do problems.append(var_name ~ ' = ' ~ value ~ ' (a whole number >= 1 is allowed)') -%}
         {%- endif -%}
     {%- endfor -%}
     {%- if settings.replicates is number and settings.replicates > 100000 -%}
@@ -61,5 +47,4 @@
         {{ exceptions.raise_compiler_error('invalid rank-uncertainty settings: '
             ~ problems | join('; ')) }}
     {%- endif -%}
-    {{ return(settings) }}
 {%- endmacro %}

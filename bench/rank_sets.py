@@ -1,0 +1,113 @@
+"""`python -m bench.rank_sets`: the rank confidence sets (docs/rank-confidence-sets.md), timed.
+
+- `--db WAREHOUSE` (a warehouse built by `dbt run`, e.g. on the real ICLR 2026 data): a copy of
+  it, then per run, in a fresh process, `dbt run` of the rank-set models and, as a yardstick
+  for how loaded the machine is, of the review bootstrap (int_paper_ranks_bootstrapped), each
+  with wall time, DuckDB's seconds from dbt's log, and peak RSS.
+- `--synthetic N:G,...`: N papers in G equal categories, composites ~ N(0, 1) and se ~
+  U(0.2, 1), through the rank-set query of `paperrank rank-sets` (the same macros) with one
+  group per category: how the work grows with the category size.
+
+Prints a Markdown table with the load average before and after each row. The warehouse given
+is never written.
+
+    python -m bench.rank_sets --db warehouse/paperrank.duckdb --vars '{taxonomy: iclr2026}' --runs 3
+    python -m bench.rank_sets --synthetic 2000:1,20000:10,100000:50
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.measure import measure
+
+REPO = Path(__file__).resolve().parents[1]
+DBT = str(Path(sys.executable).parent / "dbt")
+SQL_STATUS = re.compile(r"SQL status: .* in ([0-9.]+) seconds")
+RANK_SETS = "path:models/intermediate/rank_confidence_sets"
+
+_SYNTHETIC = """
+import sys, time, numpy as np, pandas as pd
+from paperrank.ranksets.sql import compiled_query, run_query
+papers, groups = int(sys.argv[1]), int(sys.argv[2])
+rng = np.random.default_rng(1)
+frame = pd.DataFrame({"item_key": [f"p{i}" for i in range(papers)],
+                      "item_number": range(1, papers + 1),
+                      "group_key": np.arange(papers) % groups + 1,
+                      "estimate": rng.normal(0, 1, papers), "se": rng.uniform(0.2, 1.0, papers)})
+sql = compiled_query({"coverage": 0.95, "draws": 1000, "seed": 2026, "grouped": True})
+started = time.perf_counter()
+result = run_query(sql, frame)
+print(f"sql_s={time.perf_counter() - started:.3f} rows={len(result)}")
+"""
+
+
+def sql_seconds(logs: Path) -> float:
+    text = (logs / "dbt.log").read_text(encoding="utf-8", errors="replace")
+    return sum(float(m) for m in SQL_STATUS.findall(text))
+
+
+def dbt_run(db: Path, scratch: Path, select: str, vars_json: str) -> tuple[float, float, float]:
+    """(wall s, SQL s, peak RSS MB) of one `dbt run --select select` on `db`."""
+    logs = scratch / "logs"
+    shutil.rmtree(logs, ignore_errors=True)
+    env = dict(os.environ, PAPERRANK_DB=str(db), DBT_PROFILES_DIR=str(REPO))
+    done = measure([DBT, "run", "--select", select, "--vars", vars_json, "--target-path",
+                    str(scratch / "target"), "--log-path", str(logs), "--log-level-file", "debug"],
+                   cwd=REPO, env=env)
+    return done.wall_s, sql_seconds(logs), done.peak_rss_mb
+
+
+def warehouse_rows(db: Path, vars_json: str, runs: int) -> list[str]:
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-rank-sets-") as folder:
+        scratch = Path(folder)
+        copy = scratch / "warehouse.duckdb"
+        shutil.copy(db, copy)
+        for label, select in (("rank sets (5 models)", RANK_SETS),
+                              ("review bootstrap (yardstick)", "int_paper_ranks_bootstrapped")):
+            before = os.getloadavg()[0]
+            results = [dbt_run(copy, scratch, select, vars_json) for _ in range(runs)]
+            wall, sql, peak = (statistics.median(values) for values in zip(*results, strict=False))
+            rows.append(f"| {label} | {wall:.1f} | {sql:.1f} | {peak:.0f} | "
+                        f"{before:.1f} / {os.getloadavg()[0]:.1f} |")
+    return ["| models | wall s | SQL s | peak RSS MB | load before / after |",
+            "|---|---|---|---|---|", *rows]
+
+
+def synthetic_rows(scales: str) -> list[str]:
+    rows = ["| papers | categories | SQL s | peak RSS MB | load before / after |",
+            "|---|---|---|---|---|"]
+    for scale in scales.split(","):
+        papers, groups = scale.split(":")
+        before = os.getloadavg()[0]
+        done = measure([sys.executable, "-c", _SYNTHETIC, papers, groups], cwd=REPO)
+        seconds = re.search(r"sql_s=([0-9.]+)", done.stdout)
+        rows.append(f"| {int(papers):,} | {groups} | {seconds.group(1) if seconds else '?'} | "
+                    f"{done.peak_rss_mb:.0f} | {before:.1f} / {os.getloadavg()[0]:.1f} |")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, help="a built warehouse (copied, never written)")
+    parser.add_argument("--vars", default="{}", help="dbt vars of that build")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--synthetic", default="", help="N:G scales, comma-separated")
+    args = parser.parse_args(argv)
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    if args.db:
+        print("\n".join(warehouse_rows(args.db, args.vars, args.runs)))
+    if args.synthetic:
+        print("\n".join(synthetic_rows(args.synthetic)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+{#-
+    How rankable each category is at all: the share of the composites' variance that is
+    between papers rather than review noise, reliability = 1 - mean(se^2) / var(composite)
+    (sample variance; floored at 0), with the se of int_normal_composite_errors corrected
+    for the (n - 1)/n shrinkage (macros/rank_sets/corrected_se.sql; it assumes papers
+    independent given the category's standardisation). 1 means the spread of
+    composites is all real difference; 0 means it is all noise. Also the mean review count,
+    for reading it with the Spearman-Brown formula: the reliability with m reviews per paper
+    instead of n is m r / (n + (m - n) r); `reliability_with_one_more_review` is that for
+    m = n + 1.
+-#}
+
+with
+
+errors as (
+
+    select * from {{ ref('int_normal_composite_errors') }}
+
+),
+
+rankings as (
+
+    select * from {{ ref('paper_rankings') }}
+
+),
+
+per_category as (
+
+    select
+        rankings.venue,
+        rankings.category,
+        count(*) as papers,
+        avg(rankings.review_count) as mean_review_count,
+        var_samp(rankings.local_top_overall) as composite_variance,
+        -- the square of corrected_se, without its square root
+        avg(
+            errors.composite_se * errors.composite_se
+            * case
+                when rankings.review_count > 1
+                    then cast(rankings.review_count as double) / (rankings.review_count - 1)
+                else 1.0
+            end
+        ) as mean_squared_se
+
+    from rankings
+    inner join errors
+        on rankings.paper_id = errors.paper_id
+    group by rankings.venue, rankings.category
+
+),
+
+rated as (
+
+    select
+        *,
+        case
+            when composite_variance > 0
+                then greatest(0.0, 1.0 - mean_squared_se / composite_variance)
+        end as reliability
+
+    from per_category
+
+),
+
+final as (
+
+    select
+        venue,
+        category,
+        papers,
+        mean_review_count,
+        composite_variance,
+        mean_squared_se,
+        reliability,
+        (mean_review_count + 1) * reliability
+        / (mean_review_count + reliability) as reliability_with_one_more_review
+
+    from rated
+
+)
+
+select * from final

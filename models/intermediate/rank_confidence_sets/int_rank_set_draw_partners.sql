@@ -1,0 +1,31 @@
+{#-
+    Per (paper, draw) of the rank confidence sets: the scaled differences against the draw's
+    candidate partners and the bound for all other papers (macros/rank_sets/
+    rank_set_partners.sql). Materialized: every step-down step reads it.
+-#}
+{{ config(materialized='table') }}
+{%- set settings = rank_sets_settings() %}
+
+with
+
+estimates as (
+
+    select * from {{ ref('int_rank_set_estimates') }}
+
+),
+
+draws as (
+
+    select * from {{ ref('int_rank_set_draws') }}
+
+),
+
+{{ rank_set_partner_ctes('partners', 'estimates', 'draws', settings) }},
+
+final as (
+
+    select * from partners
+
+)
+
+select * from final

@@ -1,0 +1,369 @@
+"""Rank confidence sets (docs/rank-confidence-sets.md): the SQL of macros/rank_sets/ against an
+independent all-pairs numpy implementation on the real ICLR 2026 data, its properties on
+constructed tables, csranks' published PISA 2018 example through `paperrank rank-sets`, and
+the command's refusals of bad input."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from project import ICLR, REPO, Project, require_shared
+
+from paperrank.ranksets.sql import compiled_queries, run_query
+
+PISA = Path(__file__).parent / "fixtures" / "pisa2018_math.csv"
+PAPERRANK = Path(sys.executable).parent / "paperrank"
+SEED, DRAWS, TOP_N = 2026, 1000, 30
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+
+
+# --- the independent implementation: every pair, every step -------------------------------
+
+def mix64(x: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser on uint64 (numpy wraps mod 2^64)."""
+    x = np.asarray(x, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def project_normals(ids: list[str], draws: int, seed: int = SEED) -> np.ndarray:
+    """The documented draws of macros/rank_sets/rank_set_draws.sql, from this file's own
+    SplitMix64 and md5: Box-Muller of the stream at positions 2b - 1 and 2b."""
+    out = np.empty((len(ids), draws))
+    first = np.arange(draws, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    for row, item in enumerate(ids):
+        key = int.from_bytes(hashlib.md5(f"rank-sets/{item}".encode()).digest()[:8], "little")
+        state = np.uint64(key) ^ mix64(np.uint64(seed))
+        with np.errstate(over="ignore"):
+            bits = [mix64(state + (first + np.uint64(h)) * GAMMA) for h in (0, 1)]
+        u1, u2 = (((b >> np.uint64(11)).astype(float) + 0.5) / 2.0**53 for b in bits)
+        out[row] = np.sqrt(-2 * np.log(u1)) * np.cos(2 * np.pi * u2)
+    return out
+
+
+def scaled(x: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """t_jk and the pair standard deviations (a pair of exact values: +-inf by the sign)."""
+    sd = np.sqrt(s[:, None] ** 2 + s[None, :] ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(sd > 0, (x[:, None] - x[None, :]) / sd, np.sign(x[:, None] - x[None, :]) * np.inf)
+    return t, sd
+
+
+def all_pairs_sets(x: np.ndarray, s: np.ndarray, u: np.ndarray, coverage: float) -> dict:
+    """csranks' step-down over every ordered pair, iterated until nothing new is rejected."""
+    n = len(x)
+    t, sd = scaled(x, s)
+    z = s[:, None] * u
+
+    def differences(i: int) -> np.ndarray:  # D_ik for every k (rows) and draw (columns)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = np.where(sd[i][:, None] > 0, (z[i][None, :] - z) / sd[i][:, None], 0.0)
+        d[i] = -np.inf
+        return d
+
+    marginal = np.full(n, np.inf)
+    while True:
+        new = np.empty(n)
+        for i in range(n):
+            d, ti, c = differences(i), t[i], marginal[i]
+            both, forward = (ti <= c) & (-ti <= c), ti <= c
+            stat = np.where(both[:, None], np.abs(d), np.where(forward[:, None], d, -d))
+            stat[i] = -np.inf
+            new[i] = np.quantile(stat.max(axis=0), coverage) if n > 1 else np.inf
+        if np.array_equal(new, marginal):
+            break
+        marginal = new
+    simultaneous = np.inf
+    while n > 1:
+        per_draw = np.full(u.shape[1], -np.inf)
+        for j in range(n):
+            keep = (t[j] <= simultaneous) & (np.arange(n) != j)
+            if keep.any():
+                per_draw = np.maximum(per_draw, differences(j)[keep].max(axis=0))
+        new = float(np.quantile(per_draw, coverage))
+        if new == simultaneous:
+            break
+        simultaneous = new
+    return {"marginal": marginal, "simultaneous": simultaneous, "t": t}
+
+
+def bounds(t: np.ndarray, marginal: np.ndarray, simultaneous: float) -> dict[str, np.ndarray]:
+    """csranks_simul's L = 1 + #rejected (k, i), U = n - #rejected (i, k)."""
+    n = len(t)
+    return {
+        "marginal_lower": 1 + (t > marginal[None, :]).sum(axis=0),
+        "marginal_upper": n - (t > marginal[:, None]).sum(axis=1),
+        "simultaneous_lower": 1 + (t > simultaneous).sum(axis=0),
+        "simultaneous_upper": n - (t > simultaneous).sum(axis=1),
+    }
+
+
+# --- fixtures --------------------------------------------------------------------------------
+
+def read(db: Path, sql: str) -> pd.DataFrame:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql).df()
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The real data with the rank sets built at the defaults (B = 1000, seed 2026, 0.95)."""
+    papers = require_shared(ICLR / "accepted_papers.parquet")
+    labels = require_shared(ICLR / "peer_llm_labels.parquet")
+    scratch = tmp_path_factory.mktemp("rank_sets")
+    project = Project(scratch / "warehouse.duckdb", scratch)
+    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
+    project.dbt("seed")
+    project.dbt("build", "--select", "+int_rank_sets_estimated", "--vars", "{taxonomy: iclr2026}")
+    return project
+
+
+@pytest.fixture(scope="module")
+def queries() -> dict[float, str]:
+    """The command's SQL at three coverages, rendered once by dbt."""
+    levels = [0.75, 0.9, 0.95]
+    rendered = compiled_queries([{"coverage": c, "draws": 400, "seed": 7} for c in levels])
+    return dict(zip(levels, rendered, strict=False))
+
+
+def table(estimates, errors) -> pd.DataFrame:
+    estimates = np.asarray(estimates, dtype=float)
+    return pd.DataFrame({"item_key": [f"p{i:04d}" for i in range(len(estimates))],
+                         "item_number": range(1, len(estimates) + 1),
+                         "estimate": estimates, "se": np.broadcast_to(errors, estimates.shape)})
+
+
+def paperrank(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(PAPERRANK), *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=600)
+
+
+# --- the real data against numpy -------------------------------------------------------------
+
+def real_categories(built: Project) -> list[pd.DataFrame]:
+    frame = read(built.db, """
+        select e.category, e.paper_id, e.estimate, e.se, s.* exclude (paper_id, category)
+        from intermediate.int_rank_set_estimates as e
+        inner join intermediate.int_rank_sets_estimated as s using (paper_id)
+        order by e.category, e.item_number""")
+    return [group for _, group in frame.groupby("category")]
+
+
+def test_same_draws_all_pairs_give_the_same_memberships(built: Project) -> None:
+    """With the project's draws reproduced here, every pair in every step (no candidate
+    restriction) gives the same possibly/certainly-top-30 sets, and the SQL's sets are never
+    narrower (its per-draw bound only raises critical values)."""
+    for group in real_categories(built):
+        x, s = group.estimate.to_numpy(), group.se.to_numpy()
+        exact = all_pairs_sets(x, s, project_normals(list(group.paper_id), DRAWS), 0.95)
+        expected = bounds(exact["t"], exact["marginal"], exact["simultaneous"])
+        name = group.category.iloc[0]
+        assert (group.simultaneous_lower.to_numpy() <= 30).tolist() == \
+            (expected["simultaneous_lower"] <= 30).tolist(), name
+        assert (group.simultaneous_upper.to_numpy() <= 30).tolist() == \
+            (expected["simultaneous_upper"] <= 30).tolist(), name
+        assert group.is_possibly_top_n.tolist() == (expected["simultaneous_lower"] <= TOP_N).tolist()
+        for column in ("marginal_lower", "simultaneous_lower"):
+            assert (group[column].to_numpy() <= expected[column]).all(), (name, column)
+        for column in ("marginal_upper", "simultaneous_upper"):
+            assert (group[column].to_numpy() >= expected[column]).all(), (name, column)
+        sql_critical = group.simultaneous_critical_value.iloc[0]
+        assert exact["simultaneous"] - 1e-9 <= sql_critical <= exact["simultaneous"] + 0.05, name
+        assert (group.marginal_critical_value.to_numpy() >= exact["marginal"] - 1e-9).all(), name
+
+
+def test_an_independent_generator_agrees_within_monte_carlo_error(built: Project) -> None:
+    """numpy's own generator (PCG64) and every pair: the critical values differ only by Monte
+    Carlo error. At B = 1000 a 95% quantile of these maxima has a standard error of about
+    0.05, so one simultaneous value may differ by 0.15, a paper's marginal value by 0.3 (the
+    largest of up to 300 such differences) and their mean by 0.06; each SQL bound lies between
+    numpy's bounds at those critical values -+ the same allowance. Categories of up to 300
+    papers (the all-pairs marginal step-down is n^2 B per step in numpy)."""
+    simultaneous_tolerance, marginal_tolerance = 0.15, 0.3
+    for group in real_categories(built):
+        if len(group) > 300:
+            continue
+        x, s = group.estimate.to_numpy(), group.se.to_numpy()
+        u = np.random.default_rng(20260).standard_normal((len(group), DRAWS))
+        exact = all_pairs_sets(x, s, u, 0.95)
+        name = group.category.iloc[0]
+        gap = group.marginal_critical_value.to_numpy() - exact["marginal"]
+        assert abs(group.simultaneous_critical_value.iloc[0] - exact["simultaneous"]) \
+            <= simultaneous_tolerance, name
+        assert np.abs(gap).max() <= marginal_tolerance and np.abs(gap).mean() <= 0.06, name
+        wide = bounds(exact["t"], exact["marginal"] + marginal_tolerance,
+                      exact["simultaneous"] + simultaneous_tolerance)
+        narrow = bounds(exact["t"], exact["marginal"] - marginal_tolerance,
+                        exact["simultaneous"] - simultaneous_tolerance)
+        for column in ("marginal_lower", "simultaneous_lower"):
+            assert (wide[column] <= group[column].to_numpy()).all(), (name, column)
+            assert (group[column].to_numpy() <= narrow[column]).all(), (name, column)
+        for column in ("marginal_upper", "simultaneous_upper"):
+            assert (narrow[column] <= group[column].to_numpy()).all(), (name, column)
+            assert (group[column].to_numpy() <= wide[column]).all(), (name, column)
+
+
+def test_real_sets_are_consistent(built: Project) -> None:
+    frame = read(built.db, "select * from intermediate.int_rank_sets_estimated")
+    assert frame.marginal_converged.all() and frame.simultaneous_converged.all()
+    assert (frame.simultaneous_lower <= frame.marginal_lower).all()
+    assert (frame.simultaneous_upper >= frame.marginal_upper).all()
+    assert ((frame.marginal_lower <= frame.category_rank) & (frame.category_rank <= frame.marginal_upper)).all()
+    assert (~frame.is_certainly_top_n | frame.is_possibly_top_n).all()
+    sizes = frame.groupby("category").agg(n=("paper_id", "size"), possibly=("is_possibly_top_n", "sum"))
+    assert (sizes.possibly >= np.minimum(sizes.n, TOP_N)).all()  # the point top-N is always in it
+
+
+# --- properties on constructed tables --------------------------------------------------------
+
+def test_sets_grow_with_coverage_and_tau(queries: dict[float, str]) -> None:
+    rng = np.random.default_rng(3)
+    estimates = table(rng.normal(0, 1, 80), rng.uniform(0.2, 0.6, 80))
+    results = [run_query(queries[c], estimates).set_index("id") for c in sorted(queries)]
+    for low, high in zip(results, results[1:], strict=False):
+        for kind in ("marginal", "simultaneous"):
+            assert (high[f"{kind}_lower"] <= low[f"{kind}_lower"]).all()
+            assert (high[f"{kind}_upper"] >= low[f"{kind}_upper"]).all()
+    for result in results:
+        best = [set(result.index[result.simultaneous_lower <= tau]) for tau in (1, 5, 10, 40)]
+        assert all(a <= b for a, b in zip(best, best[1:], strict=False))
+    assert results[0].simultaneous_upper.sum() < results[-1].simultaneous_upper.sum()  # not all equal
+
+
+def test_simultaneous_sets_contain_marginal_ones_within_one_to_n(queries: dict[float, str]) -> None:
+    rng = np.random.default_rng(4)
+    n = 120
+    result = run_query(queries[0.95], table(rng.normal(0, 1, n), rng.uniform(0.05, 0.8, n)))
+    assert ((result.simultaneous_lower >= 1) & (result.simultaneous_lower <= result.marginal_lower)).all()
+    assert ((result.marginal_lower <= result["rank"]) & (result["rank"] <= result.marginal_upper)).all()
+    assert ((result.marginal_upper <= result.simultaneous_upper) & (result.simultaneous_upper <= n)).all()
+
+
+def test_far_apart_estimates_give_singletons(queries: dict[float, str]) -> None:
+    result = run_query(queries[0.95], table(np.arange(50) * 10.0, 0.1))
+    for column in ("marginal_lower", "marginal_upper", "simultaneous_lower", "simultaneous_upper"):
+        assert (result[column] == result["rank"]).all(), column
+    assert sorted(result["rank"]) == list(range(1, 51))
+
+
+def test_equal_estimates_and_errors_give_the_whole_category(queries: dict[float, str]) -> None:
+    result = run_query(queries[0.95], table(np.full(25, 3.0), 1.0))
+    assert (result.marginal_lower == 1).all() and (result.simultaneous_lower == 1).all()
+    assert (result.marginal_upper == 25).all() and (result.simultaneous_upper == 25).all()
+
+
+def test_one_and_two_threads_give_identical_sets(queries: dict[float, str]) -> None:
+    rng = np.random.default_rng(5)
+    estimates = table(rng.normal(0, 1, 300), rng.uniform(0.1, 0.5, 300))
+    one = run_query(queries[0.9], estimates, threads=1)
+    two = run_query(queries[0.9], estimates, threads=2)
+    pd.testing.assert_frame_equal(one, two, check_exact=True)
+
+
+# --- csranks' published example through the command ------------------------------------------
+
+PUBLISHED_TOP5 = {  # csranks vignette "Inference for Ranks": cstaubest(..., tau = 5)
+    0.95: {"Belgium", "Canada", "Denmark", "Estonia", "Finland", "Japan", "Korea", "Netherlands",
+           "Poland", "Slovenia", "Sweden", "Switzerland"},
+    0.90: {"Belgium", "Canada", "Denmark", "Estonia", "Finland", "Japan", "Korea", "Netherlands",
+           "Poland", "Slovenia", "Switzerland"},
+}
+
+
+def pisa(coverage: float, tmp_path: Path, tau: int | None = 5) -> pd.DataFrame:
+    out = tmp_path / f"pisa_{coverage}.csv"
+    args = [str(PISA), "--id", "jurisdiction", "--estimate", "math_score", "--se", "math_se",
+            "--coverage", str(coverage), "--out", str(out)]
+    result = paperrank("rank-sets", *args, *(["--tau", str(tau)] if tau else []))
+    assert result.returncode == 0, result.stderr
+    return pd.read_csv(out).set_index("id")
+
+
+def simultaneous_band(coverage: float, seeds: int = 20) -> tuple[float, float]:
+    """The spread of the simultaneous critical value over independent generators (numpy),
+    widened by 0.03: the Monte Carlo tolerance at B = 1000."""
+    data = pd.read_csv(PISA)
+    x, s = data.math_score.to_numpy(), data.math_se.to_numpy()
+    values = [all_pairs_sets(x, s, np.random.default_rng(seed).standard_normal((len(x), DRAWS)),
+                             coverage)["simultaneous"] for seed in range(seeds)]
+    return min(values) - 0.03, max(values) + 0.03
+
+
+@pytest.mark.parametrize("coverage", [0.95, 0.90])
+def test_pisa_top5_set_as_published(coverage: float, tmp_path: Path) -> None:
+    """Every country's tau-best membership is csranks' published one, except where it flips
+    inside the Monte Carlo band of the critical value (at 0.95: the United Kingdom, whose 5th
+    best comparison is t = 3.799 against a critical value of 3.64-3.80 across generators)."""
+    result = pisa(coverage, tmp_path)
+    data = pd.read_csv(PISA).set_index("jurisdiction")
+    t, _ = scaled(data.math_score.to_numpy(), data.math_se.to_numpy())
+    low, high = simultaneous_band(coverage)
+    names = list(data.index)
+    undecided = {name for j, name in enumerate(names)
+                 if (1 + (t[:, j] > high).sum() <= 5) != (1 + (t[:, j] > low).sum() <= 5)}
+    got = set(result.index[result.tau_best])
+    assert got - undecided == PUBLISHED_TOP5[coverage] - undecided
+    assert len(undecided) <= 2
+
+
+def test_pisa_marginal_and_simultaneous_as_published(tmp_path: Path) -> None:
+    """The vignette: the United Kingdom is 13th with a marginal set from 8 (7 in its text) to
+    23; at 95% Chile, Mexico and Colombia's simultaneous sets overlap no other country's, and
+    Germany's and Korea's both hold rank 7; at 75% those two no longer overlap."""
+    result = pisa(0.95, tmp_path)
+    uk = result.loc["United Kingdom"]
+    assert uk["rank"] == 13 and uk.marginal_lower in (7, 8) and uk.marginal_upper == 23
+    bottom = result.loc[["Chile", "Mexico", "Colombia"]]
+    others = result.drop(index=bottom.index)
+    assert bottom.simultaneous_lower.min() > others.simultaneous_upper.max()
+    for country in ("Germany", "Korea"):
+        assert result.loc[country].simultaneous_lower <= 7 <= result.loc[country].simultaneous_upper
+    loose = pisa(0.75, tmp_path, tau=None)
+    assert loose.loc["Korea"].simultaneous_upper < loose.loc["Germany"].simultaneous_lower
+    assert "tau_best" not in loose.columns
+    assert list(loose.columns) == ["estimate", "se", "rank", "marginal_lower", "marginal_upper",
+                                   "simultaneous_lower", "simultaneous_upper"]
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("name,est,err\na,1,0.5\n", "no column 'id'"),
+    ("id,est,err\na,1,0.5\nb,high,0.5\n", "line 3 (id 'b'): est 'high' is not a finite number"),
+    ("id,est,err\na,1,0.5\nb,2,0\n", "line 3 (id 'b'): err = '0' must be > 0"),
+    ("id,est,err\na,1,0.5\nb,2,-1\n", "line 3 (id 'b'): err = '-1' must be > 0"),
+    ("id,est,err\na,1,0.5\nb,2,\n", "line 3 (id 'b'): err missing"),
+    ("id,est,err\na,1,0.5\na,2,0.5\n", "line 3 (id 'a'): id repeats line 2"),
+    ("id,est,err\n,1,0.5\n", "line 2: id is empty"),
+])
+def test_bad_input_is_one_line_naming_the_row(content: str, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "estimates.csv"
+    path.write_text(content)
+    result = paperrank("rank-sets", str(path), "--id", "id", "--estimate", "est", "--se", "err")
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and message in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    (["--coverage", "1"], "--coverage 1.0 must be strictly between 0 and 1"),
+    (["--tau", "3"], "--tau 3 must be from 1 to the number of rows (2)"),
+    (["--draws", "5"], "--draws 5 must be from 10 to 100000"),
+])
+def test_bad_options_are_refused(option: list[str], message: str, tmp_path: Path) -> None:
+    path = tmp_path / "estimates.csv"
+    path.write_text("id,est,err\na,1,0.5\nb,2,0.5\n")
+    result = paperrank("rank-sets", str(path), "--id", "id", "--estimate", "est", "--se", "err", *option)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
