@@ -151,8 +151,8 @@ docs: setup ## dbt docs as one static page: target/static_index.html opens from 
 	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static
 	@echo "open $(or $(DBT_TARGET_PATH),target)/static_index.html in a browser (no server needed)"
 
-bench: setup ## the ranking and uncertainty benchmarks (bench/README.md)
-	$(PY) -m bench
+bench: setup ## the ranking and uncertainty benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
+	$(PY) -m bench $(if $(BENCH_SCALES),--scales "$(BENCH_SCALES)")
 	$(PY) -m bench.uncertainty
 
 ## make rank against dbt build alone on the real ICLR 2026 data (issue 11's 2x target).

@@ -1,6 +1,6 @@
 """`python -m bench` (`make bench`): the ranking benchmark at every scale.
 
-    python -m bench [--scales real,10k,100k,1m,1m-ranked,1m-many] [--runs 3] [--runs-1m N]
+    python -m bench [--scales real,10k,100k,1m,1m-ranked,1m-many,1m-short] [--runs 3] [--runs-1m N]
                     [--out output/bench/ranking.csv] [--work output/bench/work] [--keep]
 """
 
@@ -17,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m bench",
         description="Time the project's dbt ranking and export against the one-statement "
                     "DuckDB limit and a pandas implementation; print and save the table.")
-    parser.add_argument("--scales", default="real,10k,100k,1m,1m-ranked,1m-many",
+    parser.add_argument("--scales", default="real,10k,100k,1m,1m-ranked,1m-many,1m-short",
                         help=f"comma-separated, of {', '.join(ranking.SCALES)} "
                              "(default: all)")
     parser.add_argument("--runs", type=int, default=3,

@@ -1,10 +1,16 @@
 """The limit: the whole ranking as one hand-written DuckDB statement over the raw layer.
 
 No layers, no views, no dbt: one pass over the reviews, one over the labels, one window pass
-per category for the z-scores and one for the rank. It produces every column of
-marts.paper_rankings, so it does the same work the project does, minus the layering.
+per category for the z-scores and one for the rank. Measured two ways:
 
-    python -m bench.limit --db DB [--taxonomy icml2026] [--venue V] [--label-model M]
+- with texts (the default): every column of marts.paper_rankings, titles, authors, abstracts
+  and links included, so it does the same work the project does, minus the layering;
+- numbers only (`--numbers-only`): the ranking's numbers alone (per-paper means and
+  rating_std from raw.reviews, category z-scores, composite, rank), the floor for the
+  arithmetic, which the long texts hide when they dominate both sides.
+
+    python -m bench.limit --db DB [--numbers-only] [--taxonomy icml2026] [--venue V]
+                          [--label-model M]
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import duckdb
 from bench.seeds import SEEDS, SIGNALS, Method, load
 
 TABLE = "bench.limit_rankings"
+NUMBERS_TABLE = "bench.limit_numbers"
 
 
 def _literal(value: str) -> str:
@@ -36,8 +43,10 @@ def _null_row(columns: str) -> str:
 
 
 def ranking_sql(method: Method, top_n: int = 30, venue: str | None = None,
-                label_model: str | None = None, table: str = TABLE) -> str:
-    """The one statement: `create or replace table <table> as <ranking>`."""
+                label_model: str | None = None, table: str = TABLE,
+                texts: bool = True) -> str:
+    """The one statement: `create or replace table <table> as <ranking>`; without `texts`,
+    only the numbers (and the keys: venue, paper_id, category)."""
     venue_filter = "" if venue is None else f" and p.venue = {_literal(venue)}"
     model_filter = "" if label_model is None else f" and model = {_literal(label_model)}"
     window = "partition by venue, category"
@@ -47,13 +56,23 @@ def ranking_sql(method: Method, top_n: int = 30, venue: str | None = None,
     )
     terms = ",\n".join(f"{method.weights[s]!r}::double * z_{s} as {s}_term" for s in SIGNALS)
     composite = " + ".join(f"{s}_term" for s in SIGNALS)
+    label_columns = ("paper_id, category, confidence, rationale, model, prompt_hash" if texts
+                     else "paper_id, category")
+    paper_texts = """
+        p.title, p.authors, p.abstract,
+        c.slug as category_slug,
+        case when o.category is not null then 'primary_area_override' else 'label' end
+            as category_source,
+        l.model as label_model, l.prompt_hash as label_prompt_hash,
+        l.confidence as label_confidence, l.rationale as label_rationale,
+        p.primary_area, p.status, p.forum_url, p.pdf_url,""" if texts else ""
     return f"""
 create or replace table {table} as
 with
 categories as (select * from {_values(sorted(method.ranked.items()), 'category, slug')}),
 overrides as (select * from {_values(sorted(method.overrides.items()), 'area_key, category')}),
 labels as (
-    select paper_id, category, confidence, rationale, model, prompt_hash
+    select {label_columns}
     from raw.paper_labels
     where taxonomy = {_literal(method.taxonomy)}{model_filter}
     qualify row_number() over (
@@ -74,14 +93,8 @@ reviews as (
 ),
 ranked_papers as (
     select
-        p.venue, p.paper_id, p.title, p.authors, p.abstract,
-        coalesce(o.category, l.category) as category,
-        c.slug as category_slug,
-        case when o.category is not null then 'primary_area_override' else 'label' end
-            as category_source,
-        l.model as label_model, l.prompt_hash as label_prompt_hash,
-        l.confidence as label_confidence, l.rationale as label_rationale,
-        p.primary_area, p.status, p.forum_url, p.pdf_url,
+        p.venue, p.paper_id,
+        coalesce(o.category, l.category) as category,{paper_texts}
         r.review_count, {", ".join(f"r.{s}" for s in SIGNALS)}
     from raw.papers as p
     left join labels as l on l.paper_id = p.paper_id
@@ -118,13 +131,14 @@ MEMORY_LIMIT = os.environ.get("PAPERRANK_MEMORY_LIMIT", "1GB")
 
 def run(db: Path, method: Method, top_n: int = 30, venue: str | None = None,
         label_model: str | None = None, threads: int = THREADS,
-        memory_limit: str = MEMORY_LIMIT) -> float:
+        memory_limit: str = MEMORY_LIMIT, texts: bool = True) -> float:
     """Run the statement on `db` (with the profile's DuckDB settings); seconds it took."""
     con = duckdb.connect(str(db), config={"threads": threads, "memory_limit": memory_limit})
     try:
         con.execute("create schema if not exists bench")
         started = time.perf_counter()
-        con.execute(ranking_sql(method, top_n, venue, label_model))
+        table = TABLE if texts else NUMBERS_TABLE
+        con.execute(ranking_sql(method, top_n, venue, label_model, table, texts))
         return time.perf_counter() - started
     finally:
         con.close()
@@ -142,10 +156,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--label-model")
     parser.add_argument("--threads", type=int, default=THREADS)
     parser.add_argument("--memory-limit", default=MEMORY_LIMIT)
+    parser.add_argument("--numbers-only", action="store_true",
+                        help=f"only the ranking's numbers, into {NUMBERS_TABLE}")
     args = parser.parse_args(argv)
     cpu = time.process_time()
     seconds = run(args.db, load(args.taxonomy, args.weight_set, args.seeds), args.top_n,
-                  args.venue, args.label_model, args.threads, args.memory_limit)
+                  args.venue, args.label_model, args.threads, args.memory_limit,
+                  texts=not args.numbers_only)
     print(json.dumps({"sql_seconds": seconds, "cpu_seconds": time.process_time() - cpu}))
     return 0
 

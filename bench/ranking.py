@@ -1,14 +1,15 @@
 """The ranking benchmark: the project's dbt pipeline against the one-statement limit and pandas.
 
 For each scale a fresh warehouse file is filled (the real ICLR 2026 data through the project's
-loaders, or a synthetic venue in one of three shapes, see bench.raw_layer.SHAPES; synthetic
+loaders, or a synthetic venue in one of four shapes, see bench.raw_layer.SHAPES; synthetic
 venues also fill raw.review_history, so paper_score_history has a snapshot to read), then
 each run measures, every step in a fresh process:
 
 - project: `dbt build` of every model and seed, no data or unit tests, with one dbt thread so
   that each model's seconds in run_results.json are its own (DuckDB itself uses its threads),
   then the export run-operation writing one CSV per category;
-- limit: the same table from one hand-written DuckDB statement (bench/limit.py);
+- limit: the same table from one hand-written DuckDB statement (bench/limit.py), and its
+  numbers alone (no text column), the floor for the arithmetic;
 - pandas: the same rankings from a straightforward pandas script (bench/pandas_impl.py).
 
 The three rankings are checked to agree on the first run. Reported values are medians over
@@ -44,7 +45,8 @@ SCALES = {
     "real": (None, "base"), "10k": (10_000, "base"), "100k": (100_000, "base"),
     "1m": (1_000_000, "base"), "100k-ranked": (100_000, "ranked"),
     "100k-many": (100_000, "many"), "1m-ranked": (1_000_000, "ranked"),
-    "1m-many": (1_000_000, "many"),
+    "1m-many": (1_000_000, "many"), "100k-short": (100_000, "short"),
+    "1m-short": (1_000_000, "short"),
 }
 SQL_STATUS = re.compile(r"SQL status: .* in ([0-9.]+) seconds")
 # the models `dbt build` materializes as tables (views cost no time until a table reads them)
@@ -60,11 +62,13 @@ RANKING_PATH = ["int_papers_categorized", "paper_rankings"]
 COLUMNS = [
     "scale", "shape", "papers", "reviews", "ranked", "categories", "runs",
     "project_s", "project_dbt_elapsed_s", "project_sql_s", "models_s", "ranking_path_s",
-    "export_s", "limit_s", "limit_sql_s", "pandas_s",
+    "export_s", "limit_s", "limit_sql_s", "numbers_s", "numbers_sql_s", "pandas_s",
     "ranking_path_over_limit", "models_over_limit", "slowest_model", "slowest_model_over_limit",
-    "project_cpu_s", "dbt_noop_cpu_s",
-    "limit_cpu_s", "models_cpu_over_limit_cpu", "pandas_over_project",
-    "project_rss_mb", "export_rss_mb", "limit_rss_mb", "pandas_rss_mb", "agree",
+    "ranking_path_over_numbers", "models_over_numbers", "slowest_model_over_numbers",
+    "project_cpu_s", "dbt_noop_cpu_s", "limit_cpu_s", "numbers_cpu_s",
+    "models_cpu_over_limit_cpu", "models_cpu_over_numbers_cpu", "pandas_over_project",
+    "project_rss_mb", "export_rss_mb", "limit_rss_mb", "numbers_rss_mb", "pandas_rss_mb",
+    "load_start", "load_end", "agree",
     *[f"{model}_s" for model in TABLES],
 ]
 
@@ -212,15 +216,19 @@ def project_export(scale: Scale, run: int, runs: Runs) -> None:
     runs.add("export_sql_s", sql_seconds(logs))
 
 
-def limit(scale: Scale, runs: Runs) -> None:
+def limit(scale: Scale, runs: Runs, numbers_only: bool = False) -> None:
+    """The one-statement limit with every text column (`limit_*`), or its numbers alone
+    (`numbers_*`)."""
     command = [sys.executable, "-m", "bench.limit", "--db", str(scale.db),
                "--taxonomy", scale.taxonomy, "--seeds", str(scale.seeds)]
-    result = measure(command, cwd=REPO, env=scale.env)
+    key = "numbers" if numbers_only else "limit"
+    result = measure(command + (["--numbers-only"] if numbers_only else []), cwd=REPO,
+                     env=scale.env)
     report = json.loads(result.stdout.strip().splitlines()[-1])
-    runs.add("limit_s", result.wall_s)
-    runs.add("limit_rss_mb", result.peak_rss_mb)
-    runs.add("limit_sql_s", report["sql_seconds"])
-    runs.add("limit_cpu_s", report["cpu_seconds"])
+    runs.add(f"{key}_s", result.wall_s)
+    runs.add(f"{key}_rss_mb", result.peak_rss_mb)
+    runs.add(f"{key}_sql_s", report["sql_seconds"])
+    runs.add(f"{key}_cpu_s", report["cpu_seconds"])
 
 
 def pandas(scale: Scale, runs: Runs) -> Path:
@@ -234,8 +242,9 @@ def pandas(scale: Scale, runs: Runs) -> Path:
 
 
 def agreement(scale: Scale, project: pd.DataFrame, pandas_out: Path) -> str:
-    """'yes', 'yes (n near-ties)' or 'NO': the limit and pandas against the project."""
+    """'yes', 'yes (n near-ties)' or 'NO': both limits and pandas against the project."""
     others = {"limit": check.read_table(scale.db, "bench.limit_rankings"),
+              "limit, numbers only": check.read_table(scale.db, "bench.limit_numbers"),
               "pandas": check.read_parquet(pandas_out)}
     problems, ties = [], 0
     for name, frame in others.items():
@@ -255,11 +264,13 @@ def bench_scale(scale: Scale, n_runs: int, log=print) -> tuple[dict[str, object]
     runs = Runs()
     agree = "?"
     first: pd.DataFrame | None = None
-    log(f"[{scale.name}] load average before: {os.getloadavg()[0]:.2f}")
+    load_start = os.getloadavg()[0]
+    log(f"[{scale.name}] load average before: {load_start:.2f}")
     for run in range(1, n_runs + 1):
         project_build(scale, run, runs)
         project_export(scale, run, runs)
         limit(scale, runs)
+        limit(scale, runs, numbers_only=True)
         pandas_out = pandas(scale, runs)
         project_startup(scale, run, runs)
         if scale.papers is None:
@@ -278,8 +289,9 @@ def bench_scale(scale: Scale, n_runs: int, log=print) -> tuple[dict[str, object]
         log(f"[{scale.name}] run {run}/{n_runs}: project {runs.values['project_s'][-1]:.2f}s "
             f"(models {runs.values['models_s'][-1]:.2f}s, ranking path "
             f"{runs.values['ranking_path_s'][-1]:.2f}s), export "
-            f"{runs.values['export_s'][-1]:.2f}s, limit {runs.values['limit_s'][-1]:.2f}s, "
-            f"pandas {runs.values['pandas_s'][-1]:.2f}s; load {os.getloadavg()[0]:.2f}")
+            f"{runs.values['export_s'][-1]:.2f}s, limit {runs.values['limit_s'][-1]:.2f}s "
+            f"(numbers only {runs.values['numbers_s'][-1]:.2f}s), pandas "
+            f"{runs.values['pandas_s'][-1]:.2f}s; load {os.getloadavg()[0]:.2f}")
     m = runs.median
     row: dict[str, object] = {
         "scale": scale.name,
@@ -290,22 +302,25 @@ def bench_scale(scale: Scale, n_runs: int, log=print) -> tuple[dict[str, object]
         "categories": count(scale.db, "select count(*) from (select distinct venue, category "
                                       "from marts.paper_rankings)"),
         "runs": n_runs,
+        "load_start": round(load_start, 2),
+        "load_end": round(os.getloadavg()[0], 2),
         "agree": agree,
     }
     for key in ("project_s", "project_dbt_elapsed_s", "project_sql_s", "models_s",
-                "ranking_path_s", "export_s", "limit_s", "limit_sql_s", "pandas_s",
-                "project_cpu_s", "dbt_noop_cpu_s", "limit_cpu_s", "project_rss_mb",
-                "export_rss_mb", "limit_rss_mb", "pandas_rss_mb",
-                *[f"{model}_s" for model in TABLES]):
+                "ranking_path_s", "export_s", "limit_s", "limit_sql_s", "numbers_s",
+                "numbers_sql_s", "pandas_s", "project_cpu_s", "dbt_noop_cpu_s", "limit_cpu_s",
+                "numbers_cpu_s", "project_rss_mb", "export_rss_mb", "limit_rss_mb",
+                "numbers_rss_mb", "pandas_rss_mb", *[f"{model}_s" for model in TABLES]):
         row[key] = round(m(key), 3 if key.endswith("_s") else 0)
-    row["ranking_path_over_limit"] = round(m("ranking_path_s") / m("limit_sql_s"), 2)
-    row["models_over_limit"] = round(m("models_s") / m("limit_sql_s"), 2)
     slowest = max(TABLES, key=lambda model: m(f"{model}_s"))
     row["slowest_model"] = slowest
-    row["slowest_model_over_limit"] = round(m(f"{slowest}_s") / m("limit_sql_s"), 2)
     # CPU seconds of the build's SQL: the dbt process tree minus a dbt run that does nothing
-    row["models_cpu_over_limit_cpu"] = round(
-        (m("project_cpu_s") - m("dbt_noop_cpu_s")) / m("limit_cpu_s"), 2)
+    build_cpu = m("project_cpu_s") - m("dbt_noop_cpu_s")
+    for key in ("limit", "numbers"):
+        row[f"ranking_path_over_{key}"] = round(m("ranking_path_s") / m(f"{key}_sql_s"), 2)
+        row[f"models_over_{key}"] = round(m("models_s") / m(f"{key}_sql_s"), 2)
+        row[f"slowest_model_over_{key}"] = round(m(f"{slowest}_s") / m(f"{key}_sql_s"), 2)
+        row[f"models_cpu_over_{key}_cpu"] = round(build_cpu / m(f"{key}_cpu_s"), 2)
     row["pandas_over_project"] = round(m("pandas_s") / m("project_s"), 2)
     return row, runs
 
@@ -327,30 +342,45 @@ def startup_split(runs: Runs) -> dict[str, float]:
 
 
 def render(rows: list[dict[str, Any]]) -> str:
-    """Two markdown tables: the build against the limit and pandas, then each model's seconds
-    and its multiple of the limit (the issue's "every model within 2x")."""
-    header = ("| scale | papers | reviews | ranked (categories) | build s (models s) "
-              "| ranking path s | limit s (SQL s) | ranking path / limit | models / limit "
-              "| models / limit, CPU | export s | pandas s "
-              "| peak RSS MB build / export / limit / pandas | agree |")
-    lines = [header, "|" + "---|" * 14]
+    """Two markdown tables: the build against the two limits (numbers only / with texts) and
+    pandas, then each model's seconds and its multiples of the two limits."""
+    header = ("| scale | papers | reviews | ranked (categories) | load avg start-end "
+              "| build s (models s) | pandas s | build / pandas | limit SQL s: numbers / texts "
+              "| ranking path s (x numbers / x texts) | slowest model x numbers / x texts "
+              "| models x numbers / x texts | models CPU x numbers / x texts | export s "
+              "| peak RSS MB build / export / limit / numbers / pandas | agree |")
+    lines = [header, "|" + "---|" * 16]
     for r in rows:
         lines.append(
             f"| {r['scale']} | {r['papers']:,} | {r['reviews']:,} "
-            f"| {r['ranked']:,} ({r['categories']}) "
-            f"| {r['project_s']:.2f} ({r['models_s']:.2f}) | {r['ranking_path_s']:.2f} "
-            f"| {r['limit_s']:.2f} ({r['limit_sql_s']:.2f}) "
-            f"| {r['ranking_path_over_limit']:.2f} | {r['models_over_limit']:.2f} "
-            f"| {r['models_cpu_over_limit_cpu']:.2f} | {r['export_s']:.2f} "
-            f"| {r['pandas_s']:.2f} "
+            f"| {r['ranked']:,} ({r['categories']}) | {r['load_start']:.1f}-{r['load_end']:.1f} "
+            f"| {r['project_s']:.2f} ({r['models_s']:.2f}) | {r['pandas_s']:.2f} "
+            f"| {r['project_s'] / r['pandas_s']:.2f} "
+            f"| {r['numbers_sql_s']:.2f} / {r['limit_sql_s']:.2f} "
+            f"| {r['ranking_path_s']:.2f} ({r['ranking_path_over_numbers']:.2f} / "
+            f"{r['ranking_path_over_limit']:.2f}) "
+            f"| {r['slowest_model']} {r['slowest_model_over_numbers']:.2f} / "
+            f"{r['slowest_model_over_limit']:.2f} "
+            f"| {r['models_over_numbers']:.2f} / {r['models_over_limit']:.2f} "
+            f"| {r['models_cpu_over_numbers_cpu']:.2f} / {r['models_cpu_over_limit_cpu']:.2f} "
+            f"| {r['export_s']:.2f} "
             f"| {r['project_rss_mb']:.0f} / {r['export_rss_mb']:.0f} / {r['limit_rss_mb']:.0f} "
-            f"/ {r['pandas_rss_mb']:.0f} | {r['agree']} |")
-    lines += ["", "| model | " + " | ".join(f"{r['scale']} s (x limit)" for r in rows) + " |",
+            f"/ {r['numbers_rss_mb']:.0f} / {r['pandas_rss_mb']:.0f} | {r['agree']} |")
+    lines += ["", "| model | " + " | ".join(f"{r['scale']} s (x numbers / x texts)"
+                                           for r in rows) + " |",
               "|" + "---|" * (len(rows) + 1),
-              "| *limit SQL* | " + " | ".join(f"{r['limit_sql_s']:.2f}" for r in rows) + " |"]
+              "| *limit SQL, numbers / texts* | " + " | ".join(
+                  f"{r['numbers_sql_s']:.2f} / {r['limit_sql_s']:.2f}" for r in rows) + " |"]
     for model in TABLES:
         lines.append(f"| {model} | " + " | ".join(
-            f"{r[f'{model}_s']:.2f} ({r[f'{model}_s'] / r['limit_sql_s']:.2f})" for r in rows) + " |")
+            f"{r[f'{model}_s']:.2f} ({r[f'{model}_s'] / r['numbers_sql_s']:.2f} / "
+            f"{r[f'{model}_s'] / r['limit_sql_s']:.2f})" for r in rows) + " |")
+    lines.append("| *ranking path* | " + " | ".join(
+        f"{r['ranking_path_s']:.2f} ({r['ranking_path_over_numbers']:.2f} / "
+        f"{r['ranking_path_over_limit']:.2f})" for r in rows) + " |")
+    lines.append("| *every model* | " + " | ".join(
+        f"{r['models_s']:.2f} ({r['models_over_numbers']:.2f} / {r['models_over_limit']:.2f})"
+        for r in rows) + " |")
     return "\n".join(lines)
 
 

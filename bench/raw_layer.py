@@ -33,8 +33,9 @@ SYNTHETIC_MODEL = "synthetic-truth"
 # large ranked categories holding about 77% of the papers (1 in 14 overridden as datasets and
 # benchmarks, about 15% Other). `many`: MANY_CATEGORIES small ranked categories of the bench
 # taxonomy MANY_TAXONOMY (about 85% of the papers ranked), which only the benchmark's scratch
-# copy of the seeds defines.
-SHAPES = ("base", "ranked", "many")
+# copy of the seeds defines. `short`: the `ranked` labels with one-word titles and abstracts, so
+# that moving text no longer hides the arithmetic (the long-text shapes carry ~1 KB per paper).
+SHAPES = ("base", "ranked", "many", "short")
 ICML_RANKED = ("Agentic AI", "AI Systems", "Physical AI", "Healthcare & Life Sciences",
                "Sustainable AI")
 MANY_TAXONOMY = "bench_many"
@@ -78,11 +79,12 @@ def reshape(db: Path, shape: str) -> None:
     """Relabel the written venue into `shape`, deterministically from each paper's id.
 
     Reviews stay as generated; only the labels and the primary areas (which decide the
-    datasets-and-benchmarks override) change, so every shape ranks the same papers' scores.
+    datasets-and-benchmarks override) change, and for `short` the texts, so every shape ranks
+    the same papers' scores.
     """
     number = "cast(regexp_extract(paper_id, '([0-9]+)$', 1) as bigint)"  # 1..n, from generate
     bucket = f"({number} * 7919 % 1000)"
-    if shape == "ranked":
+    if shape in ("ranked", "short"):
         ranked = ", ".join("'" + c.replace("'", "''") + "'" for c in ICML_RANKED)
         category = f"case when {bucket} < 850 then [{ranked}][1 + {bucket} % 5] else 'Other' end"
     else:
@@ -99,6 +101,18 @@ def reshape(db: Path, shape: str) -> None:
                 when primary_area = '{DATASETS_AREA}' then 'optimization'
                 else primary_area end
         """)
+        if shape == "short":
+            # one word each (the acronym before the title, the abstract's first word); the
+            # record hash follows the row, as the loaders' would
+            con.execute("""
+                update raw.papers set
+                    title = split_part(title, ' ', 1),
+                    abstract = split_part(abstract, ' ', 1)
+            """)
+            con.execute("""
+                update raw.papers set record_hash = md5(concat_ws('|', paper_id, venue, title,
+                    abstract, primary_area, status, forum_url, pdf_url))
+            """)
         con.execute("commit")
         con.execute("checkpoint")
     finally:

@@ -47,18 +47,19 @@ probabilities as (
 ),
 
 -- the composites the interval's ends stand at, sorted in among the papers' point composites
+-- (the sort carries only what the count needs: a paper's own row no id, an end its paper's)
 points as (
 
     select
         venue,
         category,
-        paper_id,
+        cast(null as string) as paper_id,
         local_top_overall as composite,
         1 as is_paper,
-        'paper' as point_kind
+        0 as is_best
 
     from papers
-    {%- for end, sign in [('best', '+'), ('worst', '-')] %}
+    {%- for is_best, sign in [(1, '+'), (0, '-')] %}
 
         union all
 
@@ -68,21 +69,22 @@ points as (
             paper_id,
             local_top_overall {{ sign }} {{ z95 }} * composite_se as composite,
             0 as is_paper,
-            '{{ end }}' as point_kind
+            {{ is_best }} as is_best
 
         from papers
     {%- endfor %}
 
 ),
 
--- papers strictly above each interval end (an end sorts before papers of equal composite)
+-- papers strictly above each interval end: an end sorts before papers of equal composite, so
+-- the count is the same whichever order rows of equal composite and kind take
 counted as (
 
     select
         *,
         sum(is_paper) over (
             partition by venue, category
-            order by composite desc, is_paper asc, paper_id asc
+            order by composite desc, is_paper asc
             rows between unbounded preceding and current row
         ) as papers_above
 
@@ -94,9 +96,9 @@ interval_ends as (
 
     select
         paper_id,
-        min(case when point_kind = 'best' then papers_above end) + 1 as best_rank,
+        min(case when is_best = 1 then papers_above end) + 1 as best_rank,
         -- the paper itself sits above its own worst end when se > 0
-        min(case when point_kind = 'worst' then papers_above end) as worst_papers_above
+        min(case when is_best = 0 then papers_above end) as worst_papers_above
 
     from counted
     where is_paper = 0

@@ -10,7 +10,15 @@
 {%- for signal in signals -%}
     {%- do terms.append('numbered_scenarios.w_' ~ signal ~ ' * papers.z_' ~ signal) -%}
 {%- endfor -%}
-{%- set scenario_composite = terms | join(' + ') %}
+{%- set scenario_composite = terms | join(' + ') -%}
+{#- the highest composite any scenario can give the paper: per signal the larger of the
+    smallest and the largest weight times its z-score -#}
+{%- set bests = [] -%}
+{%- for signal in signals -%}
+    {%- do bests.append('greatest(weight_ranges.min_w_' ~ signal ~ ' * papers.z_' ~ signal
+        ~ ', weight_ranges.max_w_' ~ signal ~ ' * papers.z_' ~ signal ~ ')') -%}
+{%- endfor -%}
+{%- set best_composite = bests | join(' + ') %}
 
 with
 
@@ -23,22 +31,6 @@ papers as (
 numbered_scenarios as (
 
     select * from {{ ref('int_weight_scenarios') }}
-
-),
-
-scored as (
-
-    select
-        papers.category_number,
-        papers.paper_number,
-        papers.category_size,
-        papers.category_rank,
-        papers.rating_mean,
-        numbered_scenarios.scenario_number,
-        {{ scenario_composite }} as scenario_composite
-
-    from papers
-    cross join numbered_scenarios
 
 ),
 
@@ -59,6 +51,62 @@ top_n_floors as (
     cross join numbered_scenarios
     where papers.category_rank <= {{ var('top_n') }}
     group by papers.category_number, numbered_scenarios.scenario_number
+
+),
+
+-- A paper's composite under any scenario is at most the sum over signals of the larger of
+-- w_min z and w_max z (the weights' range over every scenario), so a paper whose bound is below
+-- its category's lowest top-N floor can reach no scenario's top-N: only the others are scored.
+weight_ranges as (
+
+    select
+        {%- for signal in signals %}
+            min(w_{{ signal }}) as min_w_{{ signal }},
+            max(w_{{ signal }}) as max_w_{{ signal }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from numbered_scenarios
+
+),
+
+lowest_floors as (
+
+    select
+        category_number,
+        min(top_n_floor) as lowest_floor
+
+    from top_n_floors
+    group by category_number
+
+),
+
+reachable as (
+
+    select papers.*
+    from papers
+    inner join lowest_floors
+        on papers.category_number = lowest_floors.category_number
+    cross join weight_ranges
+    where
+        papers.category_size <= {{ settings.weight_tau_max_papers }}
+        or papers.category_rank <= {{ var('top_n') }}
+        or {{ best_composite }} >= lowest_floors.lowest_floor - 1e-9
+
+),
+
+scored as (
+
+    select
+        papers.category_number,
+        papers.paper_number,
+        papers.category_size,
+        papers.category_rank,
+        papers.rating_mean,
+        numbered_scenarios.scenario_number,
+        {{ scenario_composite }} as scenario_composite
+
+    from reachable as papers
+    cross join numbered_scenarios
 
 ),
 
