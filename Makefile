@@ -50,7 +50,7 @@ DEMO_PUBLISHED_DB ?= warehouse/demo_published.duckdb
 DEMO_PAPERS ?=
 
 .PHONY: help setup setup-spark spark-raw demo run rank report build publications rollback export validate validate-raw \
-        validate-marts lint test test-python test-dbt docs bench bench-rank clean
+        validate-marts lint test test-fast test-python test-dbt docs bench bench-rank clean
 
 ## make help: the targets and the settings with their current values.
 help:
@@ -147,6 +147,10 @@ HAVE_JAVA := $(shell command -v java >/dev/null 2>&1 && echo yes)
 
 test: setup lint $(if $(HAVE_JAVA),setup-spark)
 	$(BIN)/pytest
+
+## Every test not marked e2e (none of them builds the marts): the quick loop while editing.
+test-fast: setup
+	$(BIN)/pytest -m "not e2e"
 
 docs: setup
 	$(PY) -m paperrank.pipeline dbt $(SETTINGS) -- docs generate
