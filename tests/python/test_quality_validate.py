@@ -19,8 +19,6 @@ import duckdb
 import pytest
 from project import Project, warehouse_copy
 
-from paperrank.quality import validate
-
 pytestmark = pytest.mark.e2e
 
 TAXONOMY = "icml2026"
@@ -108,6 +106,8 @@ def test_small_category_warns_without_failing(clean: Project) -> None:
 def test_gate_releases_the_warehouse_for_dbt(clean: Project, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """After the gate returns, the same process can open the file for writing (as dbt will)."""
+    from paperrank.quality import validate  # great-expectations: seconds to import, so not at collection
+
     clean = warehouse_copy(clean, tmp_path / "copy")  # opened for writing below
     monkeypatch.setenv("PAPERRANK_DB", str(clean.db))
     args = argparse.Namespace(stage="marts", taxonomy=TAXONOMY, top_n=30, profile=None,

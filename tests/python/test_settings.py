@@ -13,6 +13,7 @@ import duckdb
 import pytest
 from project import InProcessDbt, Project, copy_project, few_replicates, warehouse_copy
 
+pytestmark = pytest.mark.e2e  # the quoted-vars test builds the marts
 DROP = "drop table raw.papers"
 
 
