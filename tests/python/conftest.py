@@ -35,8 +35,8 @@ def iclr_loaded(tmp_path_factory: pytest.TempPathFactory) -> Project:
     labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("iclr2026_loaded")
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("paperrank.ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.python("paperrank.classify", "import", str(labels), "--taxonomy", "iclr2026")
+    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
     return project
 
 
@@ -46,7 +46,7 @@ def iclr_built(iclr_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -
     (the project's defaults: bootstrap, B = 1000, seed 2026), audit, publish, export (to
     scratch/exports/iclr2026) and the experts' report (scratch/report)."""
     project = warehouse_copy(iclr_loaded, tmp_path_factory.mktemp("iclr2026"))
-    project.python("paperrank.pipeline", "rank", "--taxonomy", "iclr2026",
+    project.paperrank("rank", "--taxonomy", "iclr2026",
                    "--export-dir", str(project.scratch / "exports" / "iclr2026"),
                    "--report-dir", str(project.scratch / "report"))
     return project
@@ -59,10 +59,10 @@ def synthetic_loaded(tmp_path_factory: pytest.TempPathFactory) -> Project:
     scratch = tmp_path_factory.mktemp("synthetic_loaded")
     project = Project(scratch / "warehouse.duckdb", scratch)
     venue, truth = scratch / "venue.parquet", scratch / "truth.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", str(SYNTHETIC_PAPERS), "--venue", SYNTHETIC_VENUE,
+    project.paperrank("ingest", "synthetic", "--papers", str(SYNTHETIC_PAPERS), "--venue", SYNTHETIC_VENUE,
                    "--out", str(venue), "--labels-out", str(truth))
-    project.python("paperrank.ingest", "file", str(venue), "--venue", SYNTHETIC_VENUE, "--profile", "iclr2026")
-    project.python("paperrank.classify", "import", str(truth), "--taxonomy", SYNTHETIC_TAXONOMY, "--model", "truth")
+    project.paperrank("ingest", "file", str(venue), "--venue", SYNTHETIC_VENUE, "--profile", "iclr2026")
+    project.paperrank("classify", "import", str(truth), "--taxonomy", SYNTHETIC_TAXONOMY, "--model", "truth")
     return project
 
 

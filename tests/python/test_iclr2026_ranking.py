@@ -127,7 +127,7 @@ def test_exports_one_csv_per_ranked_category(built: Project) -> None:
 def test_reloading_the_same_inputs_changes_nothing(built: Project, tmp_path: Path) -> None:
     built = warehouse_copy(built, tmp_path)  # the reload writes
     before = read(built, "select count(*) as n, max(loaded_at) as at from raw.reviews").iloc[0]
-    result = built.python("paperrank.ingest", "file", str(ICLR / "accepted_papers.parquet"),
+    result = built.paperrank("ingest", "file", str(ICLR / "accepted_papers.parquet"),
                           "--venue", "ICLR 2026")
     assert "papers loaded: 5358 (0 new or changed)" in result.stdout
     after = read(built, "select count(*) as n, max(loaded_at) as at from raw.reviews").iloc[0]

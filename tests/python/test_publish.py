@@ -207,9 +207,9 @@ KILL_POINTS = [("[1/7] dbt build", 1.5), ("[3/7] mart checks", 0.2), ("[4/7] mar
 
 
 def run_and_kill(project: Project, exports: Path, marker: str, delay: float) -> bool:
-    """Start `python -m paperrank.pipeline rank`, kill -9 it `delay` s after `marker`; True if killed."""
+    """Start `paperrank rank`, kill -9 it `delay` s after `marker`; True if killed."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "paperrank.pipeline", "rank", "--top-n", "7", "--profile", "iclr2026",
+        [sys.executable, "-m", "paperrank", "rank", "--top-n", "7", "--profile", "iclr2026",
          "--export-dir", str(exports)], cwd=REPO, env=project.env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, start_new_session=True)
     seen = b""
@@ -272,7 +272,7 @@ def test_marts_torn_between_two_builds_are_not_published(venue: Venue) -> None:
     problems = consistency.check(venue.project.db)
     assert any(p.startswith("category_top_n is exactly the is_top_n rows of paper_rankings")
                for p in problems), problems
-    result = venue.project.python("paperrank.pipeline", "publish", "--top-n", "3", check=False)
+    result = venue.project.paperrank("publish", "--top-n", "3", check=False)
     assert result.returncode != 0 and "the marts disagree, nothing was published" in result.stderr
     assert venue.state() == before
 

@@ -1,4 +1,4 @@
-"""`python -m paperrank.quality validate` on a small synthetic warehouse: the clean one passes, and each
+"""`paperrank validate` on a small synthetic warehouse: the clean one passes, and each
 way of breaking it on purpose stops the gate with the table and column named.
 
 The warehouse is the session's built synthetic venue (synthetic venue -> load -> import its true
@@ -8,7 +8,6 @@ suite stays fast.
 
 from __future__ import annotations
 
-import argparse
 import html
 import shutil
 import subprocess
@@ -45,7 +44,7 @@ def broken_copy(clean: Project, tmp_path: Path, statement: str) -> Project:
 
 def gate(project: Project, stage: str, *extra: str) -> subprocess.CompletedProcess[str]:
     """Run the gate as `make validate` does, keeping its Data Docs in the test's folder."""
-    return project.python("paperrank.quality", "validate", "--stage", stage, "--taxonomy", TAXONOMY, "--top-n", "30",
+    return project.paperrank("validate", "--stage", stage, "--taxonomy", TAXONOMY, "--top-n", "30",
         "--profile", "iclr2026", "--docs-dir", str(project.scratch / "docs"), *extra,
         check=False,
     )
@@ -110,9 +109,9 @@ def test_gate_releases_the_warehouse_for_dbt(clean: Project, tmp_path: Path,
 
     clean = warehouse_copy(clean, tmp_path / "copy")  # opened for writing below
     monkeypatch.setenv("PAPERRANK_DB", str(clean.db))
-    args = argparse.Namespace(stage="marts", taxonomy=TAXONOMY, top_n=30, profile=None,
-                              docs_dir=tmp_path / "docs", db=None, engine="duckdb")
-    assert validate.run(args) == 0
+    checks = validate.Checks(stage="marts", taxonomy=TAXONOMY, top_n=30, profile=None,
+                             docs_dir=tmp_path / "docs", engine="duckdb")
+    assert validate.check(checks)
     duckdb.connect(str(clean.db)).close()
 
 
