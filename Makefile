@@ -51,7 +51,7 @@ DEMO_PUBLISHED_DB ?= warehouse/demo_published.duckdb
 DEMO_PAPERS ?=
 
 .PHONY: help setup setup-spark spark-raw demo run rank report build publications rollback export validate validate-raw \
-        validate-marts lint test test-python test-dbt docs bench bench-rank clean
+        validate-marts lint test test-fast test-python test-dbt docs bench bench-rank clean
 
 help: ## the targets and the settings with their current values
 	@echo "targets (make <target>):"
@@ -146,6 +146,9 @@ HAVE_JAVA := $(shell command -v java >/dev/null 2>&1 && echo yes)
 
 test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test (Spark's too where Java is installed)
 	$(BIN)/pytest
+
+test-fast: setup ## every test not marked e2e (none builds the marts): the quick loop while editing
+	$(BIN)/pytest -m "not e2e"
 
 docs: setup ## dbt docs as one static page: target/static_index.html opens from file://
 	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static

@@ -6,11 +6,15 @@ target and log folders, so tests can run while an operator's warehouse is in use
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -19,6 +23,15 @@ REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 ICLR = SHARED / "data" / "iclr2026"
 BIN = Path(sys.executable).parent
+# The rank-uncertainty vars at the smallest sizes that still build every model: for builds whose
+# tests read the ranking, the marts' shape or the pages, not the uncertainty (the project's
+# defaults, B = 1000 and 100 weight draws, stay for the tests that check it).
+FEW_REPLICATES = {"rank_uncertainty_replicates": 20, "weight_draws": 10}
+
+
+def few_replicates(**settings: Any) -> str:
+    """dbt --vars (JSON, valid YAML) of `settings` with few uncertainty replicates."""
+    return json.dumps({**FEW_REPLICATES, **settings})
 
 
 def copy_project(root: Path) -> Path:
@@ -38,13 +51,26 @@ def require_shared(path: Path) -> Path:
 
 
 class Project:
-    """The repository's commands bound to one warehouse file and one scratch folder."""
+    """The repository's commands bound to one warehouse file and one scratch folder.
 
-    def __init__(self, db: Path, scratch: Path, root: Path = REPO) -> None:
+    dbt's unit tests are static (fixture rows in, expected rows out, whatever the warehouse
+    holds), so they run once, in test_dbt_unit_tests.py (`unit_tests=True`); every other dbt
+    command here, and every make target and pipeline command it starts, excludes them
+    (DBT_EXCLUDE_RESOURCE_TYPES, dbt's own variable for --exclude-resource-type).
+    """
+
+    def __init__(self, db: Path, scratch: Path, root: Path = REPO, unit_tests: bool = False) -> None:
         self.db = db
         self.scratch = scratch
         self.root = root
         self.published = scratch / "published.duckdb"
+        self.unit_tests = unit_tests
+
+    def in_scratch(self, scratch: Path) -> Project:
+        """The same warehouse file with a scratch folder of its own (dbt target and logs,
+        reports): for commands that only read a shared warehouse."""
+        scratch.mkdir(parents=True, exist_ok=True)
+        return Project(self.db, scratch, self.root, self.unit_tests)
 
     @property
     def env(self) -> dict[str, str]:
@@ -55,6 +81,10 @@ class Project:
         env.setdefault("DBT_TARGET_PATH", str(self.scratch / "target"))
         env.setdefault("DBT_LOG_PATH", str(self.scratch / "logs"))
         env["DBT_PROFILES_DIR"] = str(self.root)
+        if self.unit_tests:
+            env.pop("DBT_EXCLUDE_RESOURCE_TYPES", None)
+        else:
+            env["DBT_EXCLUDE_RESOURCE_TYPES"] = "unit_test"
         return env
 
     def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -84,6 +114,18 @@ class Project:
         )
 
 
+def warehouse_copy(source: Project, scratch: Path, root: Path = REPO) -> Project:
+    """A copy of `source`'s warehouse file in `scratch`, bound to `scratch`: for a test that
+    writes, so that a shared warehouse stays exactly as it was built."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    db = scratch / source.db.name
+    shutil.copy(source.db, db)
+    wal = source.db.with_name(source.db.name + ".wal")  # not checkpointed yet: part of the file
+    if wal.exists():
+        shutil.copy(wal, db.with_name(db.name + ".wal"))
+    return Project(db, scratch, root)
+
+
 def rows(db: Path, sql: str) -> list[tuple]:
     """The rows `sql` selects from the warehouse file `db`, read-only."""
     con = duckdb.connect(str(db), read_only=True)
@@ -91,3 +133,78 @@ def rows(db: Path, sql: str) -> list[tuple]:
         return con.execute(sql).fetchall()
     finally:
         con.close()
+
+
+class InProcessDbt:
+    """dbt in the test's own process, the project parsed once, for many commands on one warehouse.
+
+    A dbt command in a process of its own pays Python's imports of dbt and a full parse (new
+    --vars invalidate dbt's partial parse): seconds each, for tests that only need to see the
+    on-run-start settings check refuse a var. Here the manifest is parsed once and every command
+    runs on it with its own --vars (vars reach the check when it runs, not at parse time), the
+    way `paperrank.pipeline.dbt.Dbt` runs a build and its export. Each call returns what a
+    subprocess would: the exit code and the lines dbt prints.
+    """
+
+    def __init__(self, project: Project) -> None:
+        from dbt.cli.main import dbtRunner  # dbt's import is slow: only where it runs
+
+        self.project = project
+        with self._environment():
+            parsed = dbtRunner().invoke(["parse", *self._options()])
+        if not parsed.success:
+            raise AssertionError(f"dbt parse failed: {parsed.exception}")
+        self.manifest = parsed.result
+
+    def _options(self) -> list[str]:
+        root, scratch = self.project.root, self.project.scratch
+        return ["--project-dir", str(root), "--profiles-dir", str(root), "--no-use-colors",
+                "--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs")]
+
+    @contextmanager
+    def _environment(self) -> Iterator[None]:
+        """The project's variables (warehouse paths, excluded unit tests) while dbt runs."""
+        overrides = {name: value for name, value in self.project.env.items()
+                     if os.environ.get(name) != value}
+        removed = [name for name in os.environ if name not in self.project.env]
+        with pytest.MonkeyPatch.context() as patch:
+            for name, value in overrides.items():
+                patch.setenv(name, value)
+            for name in removed:
+                patch.delenv(name)
+            yield
+
+    def __call__(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        from dbt.cli.main import dbtRunner
+
+        printed: list[str] = []
+
+        def keep(event: Any) -> None:
+            if event.info.level != "debug":  # what dbt prints at its default log level
+                printed.append(event.info.msg)
+
+        with self._environment():
+            try:
+                result = dbtRunner(manifest=self.manifest, callbacks=[keep]).invoke(
+                    [*args, *self._options()])
+            finally:
+                release_warehouse()
+        completed = subprocess.CompletedProcess(["dbt", *args], 0 if result.success else 1,
+                                                "\n".join(printed), "")
+        if check and not result.success:
+            raise AssertionError(f"dbt {' '.join(args)} failed: {result.exception}\n"
+                                 f"--- printed\n{completed.stdout[-5000:]}")
+        return completed
+
+
+def release_warehouse() -> None:
+    """Close the DuckDB database dbt-duckdb keeps open in this process, so the test (and the
+    next command) can open the warehouse file again; a dbt process of its own would exit."""
+    from dbt.adapters.duckdb.connections import DuckDBConnectionManager
+    from dbt.adapters.factory import cleanup_connections
+
+    cleanup_connections()
+    with DuckDBConnectionManager._LOCK:
+        if DuckDBConnectionManager._ENV is not None:
+            DuckDBConnectionManager._ENV.close()
+            DuckDBConnectionManager._ENV = None

@@ -11,6 +11,7 @@ from project import Project
 from bench import check, limit, pandas_impl, seeds
 from bench.raw_layer import write_synthetic
 
+pytestmark = pytest.mark.e2e  # dbt builds of the ranking
 PAPERS = 2_000
 
 

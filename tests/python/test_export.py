@@ -10,7 +10,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from project import Project, copy_project
+from project import Project, copy_project, few_replicates, warehouse_copy
+
+pytestmark = pytest.mark.e2e
 
 # cells a spreadsheet would run as formulas (OWASP CSV injection), and one it would not
 HOSTILE_TITLES = ['=HYPERLINK("http://evil.example","click")', "+1+2", "-2+3", "@SUM(A1:A9)",
@@ -41,7 +43,7 @@ def two_venues(tmp_path_factory: pytest.TempPathFactory) -> Project:
             con.execute("update raw.papers set title = ? where paper_id = ?", [title, paper_id])
     finally:
         con.close()
-    project.dbt("build", "--vars", "{top_n: 5}")
+    project.dbt("build", "--vars", few_replicates(top_n=5))
     project.paperrank("publish", "--top-n", "5")
     return project
 
@@ -101,21 +103,16 @@ def test_excel_option_writes_a_byte_order_mark_and_the_manifest_tells(two_venues
     assert {"presentation_mean", "z_presentation_mean"} <= set(manifest["columns"])  # from the macro
 
 
-def test_a_slug_that_escapes_the_folder_is_refused(tmp_path: Path) -> None:
+def test_a_slug_that_escapes_the_folder_is_refused(synthetic_loaded: Project, tmp_path: Path) -> None:
     root = copy_project(tmp_path / "project")
     taxonomies = root / "seeds" / "taxonomies.csv"
     taxonomies.write_text(taxonomies.read_text(encoding="utf-8").replace(
         ",agentic-ai,", ",../../escaped,"), encoding="utf-8")
-    project = Project(tmp_path / "w.duckdb", tmp_path, root=root)
-    out, truth = tmp_path / "v.parquet", tmp_path / "t.parquet"
-    project.paperrank("ingest", "synthetic", "--papers", "300", "--out", str(out),
-                   "--labels-out", str(truth))
-    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
+    project = warehouse_copy(synthetic_loaded, tmp_path, root=root)
 
-    build = project.dbt("build", check=False)
+    build = project.dbt("build", "--vars", few_replicates(), check=False)
     assert build.returncode != 0 and "matches_pattern_taxonomies_slug" in build.stdout
-    project.dbt("run")
+    project.dbt("run", "--vars", few_replicates())
     project.paperrank("publish")  # the audit does not re-run dbt's tests
     folder = tmp_path / "out" / "exports"
     result = project.dbt("run-operation", "export_category_csvs",

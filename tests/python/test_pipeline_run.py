@@ -25,6 +25,8 @@ from notes_testkit import VENUE_ID, read_sample
 from openreview_fake_server import FakeOpenReview, as_api_note
 from project import REPO, Project
 
+pytestmark = pytest.mark.e2e
+
 KEY = "sk-e2e-NEVER-STORE-9d41c7b2"
 VENUE = "ICLR 2026"
 TAXONOMY = "iclr2026"
@@ -105,7 +107,6 @@ def key_hits(db: Path) -> tuple[list[str], int]:
         con.close()
 
 
-@pytest.mark.e2e
 def test_make_run_from_venue_id_to_csvs(tmp_path, monkeypatch):
     notes, accepted = build_venue()
     served = [as_api_note(n) for n in notes]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from project import REPO, Project, copy_project
+from project import REPO, Project, copy_project, warehouse_copy
 
 pytestmark = pytest.mark.e2e
 DROPPED = "Sustainable AI"
@@ -87,14 +87,9 @@ class Venue:
 
 
 @pytest.fixture(scope="module")
-def venue(tmp_path_factory: pytest.TempPathFactory) -> Venue:
-    scratch = tmp_path_factory.mktemp("publish")
-    project = Project(scratch / "w.duckdb", scratch)
-    out, truth = scratch / "v.parquet", scratch / "t.parquet"
-    project.paperrank("ingest", "synthetic", "--papers", "500", "--out", str(out),
-                   "--labels-out", str(truth))
-    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
+def venue(synthetic_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Venue:
+    """A copy of the session's synthetic venue (conftest.py), ranked and published once."""
+    project = warehouse_copy(synthetic_loaded, tmp_path_factory.mktemp("publish"))
     v = Venue(project)
     result = v.make("rank", "TOP_N=5", "PROFILE=iclr2026")
     assert str(project.published) in result.stdout  # make rank prints the published path

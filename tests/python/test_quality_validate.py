@@ -1,8 +1,9 @@
 """`paperrank validate` on a small synthetic warehouse: the clean one passes, and each
 way of breaking it on purpose stops the gate with the table and column named.
 
-The warehouse is built once per module (synthetic venue -> load -> import its true themes ->
-dbt build); each test breaks a copy, so tests stay independent and the suite stays fast.
+The warehouse is the session's built synthetic venue (synthetic venue -> load -> import its true
+themes -> dbt build, conftest.py); each test breaks a copy, so tests stay independent and the
+suite stays fast.
 """
 
 from __future__ import annotations
@@ -15,24 +16,18 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from project import Project
+from project import Project, warehouse_copy
 
-from paperrank.quality import validate
+pytestmark = pytest.mark.e2e
 
 TAXONOMY = "icml2026"
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    scratch = tmp_path_factory.mktemp("quality")
-    project = Project(scratch / "clean.duckdb", scratch)
-    venue, themes = scratch / "venue.parquet", scratch / "themes.parquet"
-    project.paperrank("ingest", "synthetic", "--papers", "1500", "--out", str(venue),
-                   "--labels-out", str(themes))
-    project.paperrank("ingest", "file", str(venue), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.paperrank("classify", "import", str(themes), "--taxonomy", TAXONOMY)
-    project.dbt("build", "--vars", f"{{taxonomy: {TAXONOMY}}}")
-    return project
+def clean(synthetic_built: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The session's built synthetic venue (conftest.py), with a folder of this module's own for
+    the gate's Data Docs; the gate opens the warehouse read-only."""
+    return synthetic_built.in_scratch(tmp_path_factory.mktemp("quality"))
 
 
 def broken_copy(clean: Project, tmp_path: Path, statement: str) -> Project:
@@ -110,6 +105,9 @@ def test_small_category_warns_without_failing(clean: Project) -> None:
 def test_gate_releases_the_warehouse_for_dbt(clean: Project, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """After the gate returns, the same process can open the file for writing (as dbt will)."""
+    from paperrank.quality import validate  # great-expectations: seconds to import, so not at collection
+
+    clean = warehouse_copy(clean, tmp_path / "copy")  # opened for writing below
     monkeypatch.setenv("PAPERRANK_DB", str(clean.db))
     checks = validate.Checks(stage="marts", taxonomy=TAXONOMY, top_n=30, profile=None,
                              docs_dir=tmp_path / "docs", engine="duckdb")

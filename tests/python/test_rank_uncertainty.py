@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import warnings
+from pathlib import Path
 
 import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from project import ICLR, Project, require_shared
+from project import Project, warehouse_copy
+
+pytestmark = pytest.mark.e2e
 
 SEED = 2026
 TOP_N = 30
@@ -129,17 +131,10 @@ def read(db, sql: str) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """The real data, built with the defaults (bootstrap, B = 1000, seed 2026)."""
-    papers = require_shared(ICLR / "accepted_papers.parquet")
-    labels = require_shared(ICLR / "peer_llm_labels.parquet")
-    scratch = tmp_path_factory.mktemp("uncertainty")
-    project = Project(scratch / "warehouse.duckdb", scratch)
-    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
-    project.dbt("seed")
-    project.dbt("run", "--vars", "{taxonomy: iclr2026}")
-    return project
+def built(iclr_built: Project) -> Project:
+    """The real data, built with the defaults (bootstrap, B = 1000, seed 2026): the session's
+    shared ICLR 2026 build (conftest.py), read only here."""
+    return iclr_built
 
 
 class ThreadedProject(Project):
@@ -154,14 +149,13 @@ class ThreadedProject(Project):
         return super().env | {"PAPERRANK_DUCKDB_THREADS": self.threads}
 
 
-def rebuilt(built: Project, name: str, vars_: str, threads: str = "2",
+def rebuilt(built: Project, scratch: Path, vars_: str, threads: str = "2",
             select: tuple[str, ...] = ("int_bootstrap_review_draws+", "int_weight_draws+"),
             ) -> Project:
-    """A copy of the warehouse with the uncertainty models rebuilt under other settings."""
-    scratch = built.scratch / name
-    scratch.mkdir()
-    shutil.copy(built.db, scratch / "warehouse.duckdb")
-    copy = ThreadedProject(scratch / "warehouse.duckdb", scratch, threads)
+    """A copy of the warehouse, in `scratch`, with the uncertainty models rebuilt under other
+    settings."""
+    copy = warehouse_copy(built, scratch)
+    copy = ThreadedProject(copy.db, copy.scratch, threads)
     copy.dbt("run", "--select", *select, "--vars", vars_)
     return copy
 
@@ -191,7 +185,7 @@ def test_golden_draws() -> None:
         assert int(bits % np.uint64(n)) + 1 == pick
 
 
-def test_sql_generator_gives_the_golden_draws(built: Project) -> None:
+def test_sql_generator_gives_the_golden_draws(built: Project, tmp_path: Path) -> None:
     rows = " union all ".join(
         f"select {seed} as seed, '{paper}' as paper_id, {replicate} as replicate, {draw} as draw, "
         f"{n} as reviews" for seed, paper, replicate, draw, n in GOLDEN_PICKS)
@@ -204,7 +198,7 @@ def test_sql_generator_gives_the_golden_draws(built: Project) -> None:
         "'streams', ['paper_id', 'seed', 'replicate', 'draw', 'reviews']) }} select seed, paper_id, "
         "replicate, draw, reviews, cast(random_bits as varchar) as bits, "
         "{{ mod64('random_bits', 'reviews') }} + 1 as pick from draws")
-    result = built.dbt("show", "--inline", inline, "--limit", "20", "--output", "json",
+    result = warehouse_copy(built, tmp_path).dbt("show", "--inline", inline, "--limit", "20", "--output", "json",
                        "--log-format", "json")
     shown = None
     for line in result.stdout.splitlines():
@@ -272,12 +266,13 @@ SMALL_B = "{taxonomy: iclr2026, rank_uncertainty_replicates: 200}"
 
 
 @pytest.fixture(scope="module")
-def two_threads(built: Project) -> Project:
-    return rebuilt(built, "threads2", SMALL_B, threads="2")
+def two_threads(built: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    return rebuilt(built, tmp_path_factory.mktemp("threads2"), SMALL_B, threads="2")
 
 
-def test_one_and_two_threads_give_identical_tables(built: Project, two_threads: Project) -> None:
-    one = rebuilt(built, "threads1", SMALL_B, threads="1")
+def test_one_and_two_threads_give_identical_tables(built: Project, two_threads: Project,
+                                                   tmp_path: Path) -> None:
+    one = rebuilt(built, tmp_path, SMALL_B, threads="1")
     for table in ("intermediate.int_bootstrap_paper_ranks", "marts.paper_rank_uncertainty",
                   "marts.category_rank_stability", "marts.category_weight_sensitivity",
                   "marts.paper_weight_sensitivity", "marts.category_summary"):
@@ -288,8 +283,8 @@ def test_one_and_two_threads_give_identical_tables(built: Project, two_threads: 
 
 
 def test_a_different_seed_moves_each_p_by_less_than_five_standard_errors(
-        built: Project, two_threads: Project) -> None:
-    other = rebuilt(built, "seed7", SMALL_B.replace("}", ", rank_uncertainty_seed: 7}"))
+        built: Project, two_threads: Project, tmp_path: Path) -> None:
+    other = rebuilt(built, tmp_path, SMALL_B.replace("}", ", rank_uncertainty_seed: 7}"))
     a = read(two_threads.db, "select paper_id, p_top_n, p_top_n_se from marts.paper_rank_uncertainty")
     b = read(other.db, "select paper_id, p_top_n, p_top_n_se from marts.paper_rank_uncertainty")
     both = a.merge(b, on="paper_id")
@@ -326,10 +321,11 @@ def test_identical_reviews_collapse_every_interval(tmp_path) -> None:
     assert (table["p_top_n_se"] == 0).all()
 
 
-def test_weight_sensitivity_of_large_categories_ranks_only_top_n_candidates(built: Project) -> None:
+def test_weight_sensitivity_of_large_categories_ranks_only_top_n_candidates(built: Project,
+                                                                           tmp_path: Path) -> None:
     """With every category counted as large, the papers that cannot reach a scenario's top-N are
     left out of it; the top-N figures stay exact, and ranks are either exact or unknown."""
-    pruned = rebuilt(built, "pruned", "{taxonomy: iclr2026, weight_tau_max_papers: 40}",
+    pruned = rebuilt(built, tmp_path, "{taxonomy: iclr2026, weight_tau_max_papers: 40}",
                      select=("int_weight_draws+",))
     full_rows, pruned_rows = (
         read(p.db, "select count(*) as n from intermediate.int_weight_scenario_ranks")["n"][0]

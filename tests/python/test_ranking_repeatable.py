@@ -18,6 +18,7 @@ from project import Project
 
 from bench.raw_layer import write_synthetic
 
+pytestmark = pytest.mark.e2e  # dbt builds of the ranking
 PAPERS = 60_000
 ROW_GROUP = 122_880  # DuckDB's rows per row group: parallel scans split at these
 FLOATS = [

@@ -19,9 +19,11 @@ import lxml.html
 import pandas as pd
 import pytest
 from browser import open_page
-from project import ICLR, REPO, Project, require_shared
+from project import REPO, Project, few_replicates
 
 from paperrank.report.latex import to_text
+
+pytestmark = pytest.mark.e2e
 
 SCREENSHOTS = REPO / "output" / "report"
 BELOW = 10
@@ -59,14 +61,10 @@ def render(project: Project, epoch: str = "1767225600") -> Path:
 
 
 @pytest.fixture(scope="module")
-def iclr(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path]:
-    papers = require_shared(ICLR / "accepted_papers.parquet")
-    labels = require_shared(ICLR / "peer_llm_labels.parquet")
-    scratch = tmp_path_factory.mktemp("report_iclr")
-    project = Project(scratch / "warehouse.duckdb", scratch)
-    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
-    project.dbt("build", "--vars", "{taxonomy: iclr2026}")
+def iclr(iclr_built: Project, tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path]:
+    """The page of the session's shared ICLR 2026 build (conftest.py), rendered into a folder
+    of this module's own (the report opens the warehouse read-only)."""
+    project = iclr_built.in_scratch(tmp_path_factory.mktemp("report_iclr"))
     return project, render(project)
 
 
@@ -175,7 +173,8 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path, 
     project.paperrank("classify", "import", str(labels_file), "--taxonomy", "icml2026",
                    "--model", "truth")
     # the ranking uses the imported labels; the keyword labels are the second set to compare
-    project.dbt("build", "--vars", "{taxonomy: icml2026, label_model: truth}")
+    # few replicates: the uncertainty marts the page reads are replaced by stand-ins below
+    project.dbt("build", "--vars", few_replicates(taxonomy="icml2026", label_model="truth"))
     add_stand_in_marts(project.db)
     return project, render(project), hostile
 

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from project import BIN, REPO, Project
+from project import BIN, REPO, Project, few_replicates, warehouse_copy
+
+pytestmark = pytest.mark.e2e
 
 TAXONOMY = "icml2026"
 HEADER = "paper_id,category,selected_by,note\n"
@@ -40,16 +42,11 @@ def make_build(project: Project) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def loaded(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """A warehouse with a synthetic venue and its labels, and authors on every paper (as the
-    loaders write them into raw.papers.authors), not yet built by dbt."""
-    scratch = tmp_path_factory.mktemp("picks")
-    project = Project(scratch / "loaded.duckdb", scratch)
-    venue, themes = scratch / "venue.parquet", scratch / "themes.parquet"
-    project.paperrank("ingest", "synthetic", "--papers", "600", "--out", str(venue),
-                   "--labels-out", str(themes))
-    project.paperrank("ingest", "file", str(venue), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.paperrank("classify", "import", str(themes), "--taxonomy", TAXONOMY)
+def loaded(synthetic_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """A warehouse with a synthetic venue and its labels (a copy of the session's, conftest.py),
+    and authors on every paper (as the loaders write them into raw.papers.authors), not yet
+    built by dbt."""
+    project = warehouse_copy(synthetic_loaded, tmp_path_factory.mktemp("picks"))
     con = duckdb.connect(str(project.db))
     try:
         con.execute("update raw.papers set authors = ?", [AUTHORS])
@@ -180,7 +177,7 @@ def test_picks_are_per_expert_and_say_why_an_excluded_paper_is_not_ranked(
 
 def test_marts_carry_what_a_paper_is(loaded: Project, tmp_path: Path) -> None:
     project = built_copy(loaded, tmp_path, HEADER)
-    project.dbt("build", "--vars", f"{{taxonomy: {TAXONOMY}}}")
+    project.dbt("build", "--vars", few_replicates(taxonomy=TAXONOMY))
     # (int_papers_categorized keeps no long texts: the marts join them from stg_raw__papers)
     for relation in ("marts.paper_rankings", "marts.category_top_n", "marts.excluded_papers"):
         rows = query(project, f"select count(*), count(*) filter (where authors = '{AUTHORS}' "

@@ -11,21 +11,24 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from project import Project, copy_project
+from project import InProcessDbt, Project, copy_project, few_replicates, warehouse_copy
 
+pytestmark = pytest.mark.e2e  # the quoted-vars test builds the marts
 DROP = "drop table raw.papers"
 
 
 @pytest.fixture(scope="module")
-def venue(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    scratch = tmp_path_factory.mktemp("settings")
-    project = Project(scratch / "w.duckdb", scratch)
-    out, truth = scratch / "v.parquet", scratch / "t.parquet"
-    project.paperrank("ingest", "synthetic", "--papers", "300", "--out", str(out),
-                   "--labels-out", str(truth))
-    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026", "--model", "truth")
-    return project
+def venue(synthetic_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """A copy of the shared synthetic venue (SYNTH 2026, labels of model "truth"), not built:
+    the quoted-vars test builds it."""
+    return warehouse_copy(synthetic_loaded, tmp_path_factory.mktemp("settings"))
+
+
+@pytest.fixture(scope="module")
+def dbt(venue: Project) -> InProcessDbt:
+    """dbt on the venue, in this process, parsed once: each refused setting costs a run of the
+    on-run-start check, not a dbt start-up."""
+    return InProcessDbt(venue)
 
 
 def papers(project: Project) -> int:
@@ -69,9 +72,9 @@ WRONG = [
 
 
 @pytest.mark.parametrize(("dbt_vars", "message"), WRONG, ids=[w[0] for w in WRONG])
-def test_a_wrong_setting_fails_before_anything_is_built(venue: Project, dbt_vars: str,
-                                                        message: str) -> None:
-    result = venue.dbt("build", "--vars", dbt_vars, check=False)
+def test_a_wrong_setting_fails_before_anything_is_built(venue: Project, dbt: InProcessDbt,
+                                                        dbt_vars: str, message: str) -> None:
+    result = dbt("build", "--vars", dbt_vars, check=False)
     assert result.returncode != 0
     assert message in result.stdout, result.stdout[-2000:]
     assert marts(venue) == []  # the hook runs before any seed or model
@@ -89,12 +92,12 @@ HOSTILE = [
 
 @pytest.mark.parametrize(("name", "value", "message"), HOSTILE, ids=[f"{h[0]}-{i}" for i, h in
                                                                      enumerate(HOSTILE)])
-def test_a_hostile_var_is_refused_and_drops_nothing(venue: Project, name: str, value: str,
-                                                    message: str) -> None:
+def test_a_hostile_var_is_refused_and_drops_nothing(venue: Project, dbt: InProcessDbt, name: str,
+                                                    value: str, message: str) -> None:
     before = papers(venue)
     # top_n also reaches the data tests' SQL, so `dbt run` and `dbt test` check it too
     for command in ("build", "run", "test") if name == "top_n" else ("build",):
-        result = venue.dbt(command, "--vars", f"{{{name}: {value}}}", check=False)
+        result = dbt(command, "--vars", f"{{{name}: {value}}}", check=False)
         assert result.returncode != 0, command
         assert message in result.stdout, result.stdout[-2000:]
     assert papers(venue) == before > 0
@@ -108,7 +111,7 @@ def test_quoted_vars_stay_literals_in_a_real_build(venue: Project) -> None:
     finally:
         con.close()
     try:
-        venue.dbt("build", "--vars", "{venue: \"SYNTH ' 2026; --\", top_n: 5}")
+        venue.dbt("build", "--vars", few_replicates(venue="SYNTH ' 2026; --", top_n=5))
         con = duckdb.connect(str(venue.db), read_only=True)
         try:
             rows = con.execute("select venue, top_n from marts.build_settings").fetchall()
@@ -144,11 +147,11 @@ def test_a_weight_set_must_weigh_known_signals_summing_to_one(venue: Project, tm
     text = weights.read_text(encoding="utf-8")
     weights.write_text(text + 'typo_set,contribuion_mean,1.0,"a typo"\n'
                        'half_set,rating_mean,0.5,"half"\n', encoding="utf-8")
-    copy = Project(venue.db, tmp_path, root=root)
-    result = copy.dbt("build", "--vars", "{weight_set: typo_set}", check=False)
+    copy = InProcessDbt(Project(venue.db, tmp_path, root=root))
+    result = copy("build", "--vars", "{weight_set: typo_set}", check=False)
     assert result.returncode != 0
     assert ("weight_set typo_set weighs unknown signal(s) contribuion_mean; signals (macro "
             "ranking_signals): contribution_mean, rating_mean") in result.stdout
-    result = copy.dbt("build", "--vars", "{weight_set: half_set}", check=False)
+    result = copy("build", "--vars", "{weight_set: half_set}", check=False)
     assert result.returncode != 0
     assert "weight_set half_set: absolute weights sum to 0.5, not 1" in result.stdout

@@ -21,7 +21,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from project import ICLR, REPO, Project, require_shared
+from project import REPO, Project, warehouse_copy
 
 from paperrank.engines.dbt import run_dbt
 from paperrank.engines.spark import java_problem, marts_connection
@@ -68,15 +68,15 @@ VARS = "{taxonomy: iclr2026, rank_uncertainty_replicates: 40, weight_draws: 10}"
 
 
 @pytest.fixture(scope="module")
-def built(spark: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Project]:
-    """ICLR 2026 built on both engines from the same DuckDB raw layer, each build audited and
-    published (`pipeline publish`) to its own published file and exported from it."""
-    papers = require_shared(ICLR / "accepted_papers.parquet")
-    labels = require_shared(ICLR / "peer_llm_labels.parquet")
+def built(spark: Path, iclr_loaded: Project, tmp_path_factory: pytest.TempPathFactory
+          ) -> dict[str, Project]:
+    """ICLR 2026 built on both engines from the same DuckDB raw layer (a copy of the session's
+    loaded data, conftest.py), each build audited and published (`pipeline publish`) to its own
+    published file and exported from it. dbt's unit tests run here on Spark (on DuckDB they run
+    once, in test_dbt_unit_tests.py)."""
     scratch = tmp_path_factory.mktemp("engines")
-    duck = Project(scratch / "warehouse.duckdb", scratch / "duckdb")
-    duck.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
-    duck.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
+    loaded = warehouse_copy(iclr_loaded, scratch)
+    duck = Project(loaded.db, scratch / "duckdb")
     duck.dbt("build", "--vars", VARS)
     on_spark = Project(duck.db, scratch / "spark")
     sync(duck.db, spark, dbt_options(scratch))
