@@ -9,6 +9,7 @@
             'secure': 0.9, 'outside': 0.1, 'weight_draws': 100, 'weight_concentration': 50,
             'weight_tau_max_papers': 1000}) }}
     {%- endif -%}
+    {{- refuse_template_vars() -}}  {#- before var(): these are rendered at parse time too -#}
     {%- set settings = {
         'replicates': var('rank_uncertainty_replicates'),
         'seed': var('rank_uncertainty_seed'),

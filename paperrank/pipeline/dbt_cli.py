@@ -33,8 +33,9 @@ def run(args: argparse.Namespace) -> int:
     if command[0] not in WRITES and not working.exists():
         raise PaperrankError(f"no warehouse at {working} (PAPERRANK_DB): dbt {command[0]} only "
                                 "reads it; load data and run `make rank` first")
-    check_writable(working)
     chosen = settings.from_args(args)
+    settings.check(chosen, working if command[0] in ("build", "run") and working.exists() else None)
+    check_writable(working)
     dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine), quiet=False)
     if command[0] == "build":
         build(dbt, chosen.engine)
