@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     publish.require_published(publish.published_path())
+    rank.check_writable_by_readers(publish.published_path())
     rank.export(Dbt(Settings().dbt_vars(), target="published"), args.export_dir,
                 args.venue or None, args.bom)
     return 0

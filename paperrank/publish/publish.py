@@ -44,8 +44,8 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
     On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read through
     DuckDB, so the publication is the same kind of DuckDB file whichever engine built it.
     Returns the build id and the version file.  Raises before switching on any error."""
+    claim(published)
     folder = versions.versions_dir(published)
-    folder.mkdir(parents=True, exist_ok=True)
     versions.prune(published, keep)
     staged = folder / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
     staged.unlink(missing_ok=True)
@@ -66,8 +66,39 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
         con.execute("checkpoint")
     finally:
         con.close()
-    final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"), keep)
+    final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"),
+                             is_legacy_publication, keep)
     return build_id, final
+
+
+def claim(published: Path, create: bool = True) -> None:
+    """Refuse a PAPERRANK_PUBLISHED_DB the project did not write (`versions.claim`)."""
+    versions.claim(published, "published", is_legacy_publication, "PAPERRANK_PUBLISHED_DB",
+                   create)
+
+
+def is_legacy_publication(path: Path) -> bool:
+    """A published warehouse of the single-file layout: a DuckDB file with a build's
+    marts.build_settings and no raw layer (so neither the working warehouse nor any
+    unrelated DuckDB file)."""
+    from paperrank.core.warehouse import db_path
+
+    if not path.is_file() or path.resolve() == db_path().resolve():
+        return False
+    try:
+        con = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error:
+        return False
+    try:
+        schemas = {r[0] for r in con.execute(
+            "select distinct schema_name from duckdb_tables()").fetchall()}
+        settings = con.execute("select count(*) from duckdb_tables() where schema_name = 'marts' "
+                               "and table_name = 'build_settings'").fetchone()[0]
+    except duckdb.Error:
+        return False
+    finally:
+        con.close()
+    return settings == 1 and "raw" not in schemas
 
 
 def _attach_spark_tables(con: duckdb.DuckDBPyConnection) -> None:
@@ -81,14 +112,11 @@ def _attach_spark_tables(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def rollback(published: Path) -> tuple[Path, Path]:
-    """Point the published warehouse at the publication before the current one."""
-    active = versions.current(require_published(published))
-    before = versions.previous(published)
-    if active is None or before is None:
-        raise PaperrankError(f"{published} has no earlier publication to roll back to "
-                         f"(publications: {[p.name for p in versions.listing(published)]})")
-    versions.point(published, before)
-    return active, before
+    """Point the published warehouse at the publication before the current one in the
+    publication history (so a build withdrawn by an earlier rollback stays withdrawn)."""
+    require_published(published)
+    claim(published, create=False)
+    return versions.withdraw(published)
 
 
 def _relations(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str | None]]:
