@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                                      args.page_size)
     finally:
         client.close()
-    print(f"snapshot: {path} ({count} notes)")
+    print(f"snapshot: {path} ({client.last_crawl.summary()})")
     con = connect()
     try:
         summary, report = load_file(con, path, venue, profile)
