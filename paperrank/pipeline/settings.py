@@ -194,9 +194,15 @@ def check(chosen: Settings, warehouse: Path | None = None, *, one_venue: bool = 
 
 
 def _check_raw(chosen: Settings, warehouse: Path, one_venue: bool) -> None:
+    import duckdb
+
     from paperrank.core.warehouse import open_duckdb
 
-    con = open_duckdb(warehouse, read_only=True)
+    try:
+        con = open_duckdb(warehouse, read_only=True)
+    except duckdb.Error as error:  # a truncated or foreign file: one line, not a traceback
+        raise PaperrankError(f"the working warehouse {warehouse} cannot be opened: "
+                             f"{str(error).splitlines()[0][:200]}") from None
     try:
         tables = {r[0] for r in con.execute(
             "select table_name from duckdb_tables() where schema_name = 'raw'").fetchall()}

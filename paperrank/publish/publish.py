@@ -49,6 +49,16 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
     versions.prune(published, keep)
     staged = folder / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
     staged.unlink(missing_ok=True)
+    try:
+        return _publish(working, published, staged, keep, engine)
+    except (OSError, duckdb.IOException) as error:  # a full or read-only disk
+        versions._remove(staged)
+        raise PaperrankError(f"publishing to {published} failed, nothing was switched: "
+                             f"{_first_line(error)}") from None
+
+
+def _publish(working: Path, published: Path, staged: Path, keep: int,
+             engine: str) -> tuple[str, Path]:
     con = duckdb.connect(str(staged))
     try:
         if engine == "duckdb":
@@ -135,6 +145,11 @@ def _copy_comments(con: duckdb.DuckDBPyConnection, schema: str, table: str, comm
             "select column_name, comment from duckdb_columns() where database_name = 'work' "
             "and schema_name = ? and table_name = ? and comment is not null", [schema, table]).fetchall():
         con.execute(f'comment on column "{schema}"."{table}"."{column}" is {_literal(text)}')
+
+
+def _first_line(error: BaseException) -> str:
+    text = getattr(error, "strerror", None) or str(error)
+    return str(text).strip().splitlines()[0][:200] if str(text).strip() else type(error).__name__
 
 
 def _literal(text: str) -> str:

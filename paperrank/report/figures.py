@@ -126,11 +126,15 @@ def why_here(rows: pd.DataFrame, signals: list[str], top_count: int, key: str) -
     strongest = [
         signal_label(max(signals, key=lambda s, row=row: row[f"{s}_term"] or 0.0))
         for _, row in rows.head(3).iterrows()
-    ]
+    ] if signals else []
+    # one paper, or papers with identical scores: every z-score is 0 (or undefined), so the
+    # composite has no term to split; draw the composites and say why (issue 22 point 11)
+    largest = (f"The largest term of the first three papers: {', '.join(strongest)}. "
+               if strongest else "No weighted term differs from zero: with one paper, or papers "
+               "whose scores are identical, every z-score is 0, so only the composite is drawn. ")
     alt = (f"Stacked bars of the weighted terms of the composite for ranks "
            f"{int(rows['category_rank'].min())} to {int(rows['category_rank'].max())}. "
-           f"The largest term of the first three papers: {', '.join(strongest)}. "
-           "The table above lists each paper's signals and composite.")
+           f"{largest}The table above lists each paper's signals and composite.")
     return render(fig, key, alt,
                   "Why here: each paper's composite split into its weighted terms.")
 
