@@ -6,6 +6,7 @@ PYTHON ?= python3.11
 VENV ?= .venv
 BIN := $(abspath $(VENV))/bin
 PY := $(BIN)/python
+PAPERRANK := $(BIN)/paperrank
 DBT := $(BIN)/dbt
 
 # The working warehouse: loaders and dbt write it, the audit runs on it (PAPERRANK_DB).
@@ -52,20 +53,17 @@ DEMO_PAPERS ?=
 .PHONY: help setup setup-spark spark-raw demo run rank report build publications rollback export validate validate-raw \
         validate-marts lint test test-python test-dbt docs bench bench-rank clean
 
-## make help: the targets and the settings with their current values.
-help:
-	@echo "targets:"
-	@sed -n 's/^\([a-z-]*\):.*/\1/p' $(MAKEFILE_LIST) | sort -u | tr '\n' ' ' | fold -s -w 100 | sed 's/^/  /'; echo
-	@echo "  demo: offline demo | run: a venue from OpenReview | rank: checks, build, audit, publish, export"
-	@echo "  build: dbt build only (working warehouse) | export: CSVs of the published build | report: the experts' page"
-	@echo "  publications / rollback: list the kept builds / publish the previous one again"
+help: ## the targets and the settings with their current values
+	@echo "targets (make <target>):"
+	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 18
 	@echo "settings (current value):"
 	@echo "  TAXONOMY=$(TAXONOMY)  TOP_N=$(TOP_N)  WEIGHT_SET=$(WEIGHT_SET)  VENUE=$(VENUE)"
 	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  CSV_BOM=$(CSV_BOM)"
 	@echo "  PAPERRANK_DB=$(PAPERRANK_DB)  PAPERRANK_PUBLISHED_DB=$(PAPERRANK_PUBLISHED_DB)"
 	@echo "  VENUE_ID=$(VENUE_ID)  OPENREVIEW_URL=$(OPENREVIEW_URL)  LLM_URL=$(LLM_URL)  SNAPSHOT_DIR=$(SNAPSHOT_DIR)"
+	@echo "every command: .venv/bin/paperrank --help (docs/cli.md)"
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed ## create or update .venv with the project and its dev tools
 
 $(VENV)/.installed: pyproject.toml $(wildcard */__init__.py)
 	$(PYTHON) -m venv $(VENV)
@@ -74,91 +72,92 @@ $(VENV)/.installed: pyproject.toml $(wildcard */__init__.py)
 	touch $@
 
 ## The Spark engine's extra (dbt-spark, pyspark: ~500 MB); ENGINE=spark installs it when missing.
-setup-spark: $(VENV)/.installed-spark
+setup-spark: $(VENV)/.installed-spark ## install the Spark engine's extra (dbt-spark, pyspark; Java 17 needed)
 
 $(VENV)/.installed-spark: $(VENV)/.installed
 	$(BIN)/pip install --quiet -e '.[dev,spark]'
 	touch $@
 
 ## The DuckDB raw layer -> Parquet -> Spark tables raw.* (make build ENGINE=spark runs it first).
-spark-raw: setup-spark
-	$(PY) -m paperrank.engines spark-raw
+spark-raw: setup-spark ## copy the DuckDB raw layer to Parquet and register it as Spark tables
+	$(PAPERRANK) spark-raw
 
 ## The main job, offline: synthetic ICML-sized venue -> keyword labels -> checks -> dbt -> publish -> CSVs.
-demo: setup
-	@PAPERRANK_DB=$(DEMO_DB) PAPERRANK_PUBLISHED_DB=$(DEMO_PUBLISHED_DB) $(PY) -m paperrank.pipeline demo --out "$(DEMO_DIR)" --report-dir "$(REPORT_DIR)" \
+demo: setup ## the main job offline: synthetic venue, keyword labels, checks, dbt, publish, CSVs
+	@PAPERRANK_DB=$(DEMO_DB) PAPERRANK_PUBLISHED_DB=$(DEMO_PUBLISHED_DB) $(PAPERRANK) demo --out "$(DEMO_DIR)" --report-dir "$(REPORT_DIR)" \
 	    $(if $(DEMO_PAPERS),--papers $(DEMO_PAPERS))
 
 ## A real venue end to end: fetch from OpenReview, classify with the LLM, rank, export.
 ##   make run VENUE_ID=ICML.cc/2026/Conference VENUE="ICML 2026" TAXONOMY=icml2026
 ##   OPENREVIEW_URL and LLM_URL point the fetch and the classifier at other endpoints;
 ##   SNAPSHOT_DIR moves the snapshots (default snapshots/<venue>/).
-run: setup
+run: setup ## a real venue end to end: fetch from OpenReview, classify with the LLM, rank
 	@test -n "$(VENUE_ID)" || (echo "usage: make run VENUE_ID=ICML.cc/2026/Conference VENUE='ICML 2026' [TAXONOMY=icml2026]"; exit 2)
-	$(PY) -m paperrank.classify check $(if $(LLM_URL),--base-url "$(LLM_URL)")
-	$(PY) -m paperrank.ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))" \
+	$(PAPERRANK) classify check $(if $(LLM_URL),--base-url "$(LLM_URL)")
+	$(PAPERRANK) ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))" \
 	    $(if $(OPENREVIEW_URL),--base-url "$(OPENREVIEW_URL)") \
 	    $(if $(SNAPSHOT_DIR),--snapshot-dir "$(SNAPSHOT_DIR)")
-	$(PY) -m paperrank.classify run --taxonomy $(TAXONOMY) $(if $(LLM_URL),--base-url "$(LLM_URL)")
+	$(PAPERRANK) classify run --taxonomy $(TAXONOMY) $(if $(LLM_URL),--base-url "$(LLM_URL)")
 	$(MAKE) --no-print-directory rank
 
 ## Everything after loading, in one process: raw checks, dbt build, mart checks, marts agree,
 ## publish to PAPERRANK_PUBLISHED_DB, one CSV per category from the published build.
-rank: setup $(ENGINE_SETUP)
-	$(PY) -m paperrank.pipeline rank $(SETTINGS) --export-dir "$(EXPORT_DIR)" $(BOM_FLAG) \
+rank: setup $(ENGINE_SETUP) ## everything after loading: checks, dbt build, audit, publish, CSVs, report
+	$(PAPERRANK) rank $(SETTINGS) --export-dir "$(EXPORT_DIR)" $(BOM_FLAG) \
 	    --report-dir "$(REPORT_DIR)"
 
 ## The experts' report: one self-contained HTML page per venue, from the published marts
 ##   (PAPERRANK_PUBLISHED_DB; REPORT_DB=path reads another warehouse). make rank writes it too.
-report: setup
-	$(PY) -m paperrank.report --out-dir "$(REPORT_DIR)" $(if $(REPORT_DB),--db "$(REPORT_DB)")
+report: setup ## the experts' HTML report of the published build, one page per venue
+	$(PAPERRANK) report --out-dir "$(REPORT_DIR)" $(if $(REPORT_DB),--db "$(REPORT_DB)")
 
 ## dbt build alone, in the working warehouse (publishes nothing); ENGINE=spark: on Spark.
-build: setup $(ENGINE_SETUP)
-	$(PY) -m paperrank.pipeline dbt $(SETTINGS) -- build
+build: setup $(ENGINE_SETUP) ## dbt build alone in the working warehouse (publishes nothing)
+	$(PAPERRANK) build $(SETTINGS)
 
 ## The CSVs of the published build (the same export `make rank` ends with).
-export: setup
-	$(PY) -m paperrank.pipeline export --export-dir "$(EXPORT_DIR)" --venue "$(VENUE)" $(BOM_FLAG)
+export: setup ## the CSVs of the published build
+	$(PAPERRANK) export --export-dir "$(EXPORT_DIR)" --venue "$(VENUE)" $(BOM_FLAG)
 
-publications: setup
-	$(PY) -m paperrank.pipeline publications
+publications: setup ## list the kept publications and which one is published
+	$(PAPERRANK) publications
 
 ## Publish the previous build again, and export it.
-rollback: setup
-	$(PY) -m paperrank.pipeline rollback --export-dir "$(EXPORT_DIR)"
+rollback: setup ## publish the previous build again, and export it
+	$(PAPERRANK) rollback --export-dir "$(EXPORT_DIR)"
 
-validate: setup validate-raw validate-marts
+validate: setup validate-raw validate-marts ## the great-expectations checks on the raw layer and the marts
 
-validate-raw: setup
-	$(PY) -m paperrank.quality validate --stage raw --taxonomy $(TAXONOMY) --top-n $(TOP_N) \
+validate-raw: setup ## the great-expectations checks on the raw layer (before dbt)
+	$(PAPERRANK) validate --stage raw --taxonomy $(TAXONOMY) --top-n $(TOP_N) \
 	    $(if $(PROFILE),--profile $(PROFILE))
 
-validate-marts: setup
-	$(PY) -m paperrank.quality validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N) --engine $(ENGINE)
+validate-marts: setup ## the great-expectations checks on the marts (after dbt)
+	$(PAPERRANK) validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N) --engine $(ENGINE)
 
-lint: setup
+lint: setup ## ruff, mypy and sqlfluff
 	$(BIN)/ruff check paperrank bench sqlfluff_context tests/python
+	$(BIN)/mypy
 	$(BIN)/sqlfluff lint models macros tests/generic
 
 # Where Java is installed, `make test` also installs the Spark extra, so that it runs every test;
 # without Java the Spark tests skip and say why (.ci/run installs Java first).
 HAVE_JAVA := $(shell command -v java >/dev/null 2>&1 && echo yes)
 
-test: setup lint $(if $(HAVE_JAVA),setup-spark)
+test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test (Spark's too where Java is installed)
 	$(BIN)/pytest
 
-docs: setup
-	$(PY) -m paperrank.pipeline dbt $(SETTINGS) -- docs generate
-	@echo "open target/index.html with: $(DBT) docs serve --port 8080"
+docs: setup ## dbt docs as one static page: target/static_index.html opens from file://
+	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static
+	@echo "open $(or $(DBT_TARGET_PATH),target)/static_index.html in a browser (no server needed)"
 
-bench: setup
+bench: setup ## the ranking and uncertainty benchmarks (bench/README.md)
 	$(PY) -m bench
 	$(PY) -m bench.uncertainty
 
 ## make rank against dbt build alone on the real ICLR 2026 data (issue 11's 2x target).
-bench-rank: setup
+bench-rank: setup ## make rank against dbt build alone on the real ICLR 2026 data
 	$(PY) -m bench.rank_bench
 
-clean:
+clean: ## remove dbt's target and logs, outputs, exports and the demo warehouses
 	rm -rf target logs output exports exports.versions $(DEMO_DB) $(DEMO_PUBLISHED_DB) $(DEMO_PUBLISHED_DB).versions

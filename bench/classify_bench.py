@@ -1,4 +1,4 @@
-"""Benchmark `python -m paperrank.classify run` against a local endpoint that answers after a fixed delay.
+"""Benchmark `paperrank classify run` against a local endpoint that answers after a fixed delay.
 
     python -m bench.classify_bench                       # 6,352 papers, 1 s answers, c=16,32,64
     python -m bench.classify_bench --papers 500 --concurrency 8 16
@@ -21,6 +21,7 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / "tests" / "python" / "fake_llm_server.py"
@@ -34,7 +35,7 @@ ABSTRACT = (
 def seed(db: Path, papers: int) -> None:
     from paperrank.core.warehouse import Batch, connect, write_batch
 
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"paper_id": f"bench{i:05d}", "venue": "Bench 2026", "title": f"Benchmark paper {i}",
          "abstract": ABSTRACT, "primary_area": "other", "keywords": [], "status": "Poster",
          "is_accepted": True, "forum_url": None, "pdf_url": None}
@@ -51,15 +52,11 @@ def seed(db: Path, papers: int) -> None:
 def one_run(base_url: str, concurrency: int, taxonomy: str):
     from paperrank.classify import runner
 
-    parser = argparse.ArgumentParser()
-    runner.add_arguments(parser)
-    args = parser.parse_args([
-        "--taxonomy", taxonomy, "--model", "bench-model", "--base-url", base_url,
-        "--concurrency", str(concurrency), "--timeout", "30", "--max-attempts", "3",
-        "--backoff", "0.1", "--backoff-max", "2", "--no-progress",
-    ])
+    options = runner.RunOptions(
+        taxonomy=taxonomy, model="bench-model", base_url=base_url, concurrency=concurrency,
+        timeout=30, max_attempts=3, backoff_initial=0.1, backoff_max=2, no_progress=True)
     started = time.perf_counter()
-    stats, _ = runner.execute(args)
+    stats, _ = runner.execute(options)
     return stats, time.perf_counter() - started
 
 
@@ -78,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                               stdout=subprocess.PIPE, text=True)
     results = []
     try:
+        assert server.stdout is not None
         base_url = server.stdout.readline().strip()
         if not base_url.startswith("http"):
             raise RuntimeError("the fake endpoint did not start")

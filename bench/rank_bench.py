@@ -5,7 +5,7 @@ run measures, in fresh processes:
 
 - build: `dbt build` with the ranking's vars (every model, seed, data and unit test), what
   `make build` runs;
-- rank: `python -m paperrank.pipeline rank`, what `make rank` runs: raw checks, the same dbt build,
+- rank: `paperrank rank`, what `make rank` runs: raw checks, the same dbt build,
   mart checks, the marts-agree check, publish, export, in one process.
 
 It prints the medians, the ratio (issue 11's target: rank within 2x of build) and where the
@@ -46,10 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     db.unlink(missing_ok=True)
     measure([sys.executable, "-m", "bench.raw_layer", "--db", str(db)], cwd=REPO, env=env)
     dbt = str(Path(sys.executable).parent / "dbt")
-    builds, ranks, steps = [], [], {}
+    builds: list[float] = []
+    ranks: list[float] = []
+    steps: dict[str, list[float]] = {}
     for run in range(args.runs):
         builds.append(measure([dbt, "build", "--vars", VARS, "--no-use-colors"], cwd=REPO, env=env).wall_s)
-        result = measure([sys.executable, "-m", "paperrank.pipeline", "rank", "--taxonomy", "iclr2026",
+        result = measure([sys.executable, "-m", "paperrank", "rank", "--taxonomy", "iclr2026",
                           "--export-dir", str(work / "exports"), "--log", str(work / "rank.log")],
                          cwd=REPO, env=env)
         ranks.append(result.wall_s)

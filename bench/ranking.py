@@ -28,6 +28,7 @@ import statistics
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -50,8 +51,8 @@ SQL_STATUS = re.compile(r"SQL status: .* in ([0-9.]+) seconds")
 # every model the build materializes (views cost nothing until a table reads them)
 TABLES = ["int_papers_categorized", "paper_rankings", "excluded_papers", "category_summary",
           "expert_picks", "category_top_n", "label_agreement", "paper_score_history",
-          "build_settings", "int_paper_ranks_bootstrapped", "paper_rank_uncertainty",
-          "category_rank_stability", "int_paper_ranks_reweighted", "category_weight_sensitivity",
+          "build_settings", "int_bootstrap_paper_ranks", "paper_rank_uncertainty",
+          "category_rank_stability", "int_weight_scenario_ranks", "category_weight_sensitivity",
           "paper_weight_sensitivity"]
 # what marts.paper_rankings needs: the shared table of categorized papers, then the ranking
 RANKING_PATH = ["int_papers_categorized", "paper_rankings"]
@@ -325,7 +326,7 @@ def startup_split(runs: Runs) -> dict[str, float]:
     }
 
 
-def render(rows: list[dict[str, object]]) -> str:
+def render(rows: list[dict[str, Any]]) -> str:
     """Two markdown tables: the build against the limit and pandas, then each model's seconds
     and its multiple of the limit (the issue's "every model within 2x")."""
     header = ("| scale | papers | reviews | ranked (categories) | build s (models s) "

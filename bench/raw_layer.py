@@ -1,7 +1,7 @@
 """Raw layers for the ranking benchmark: the real ICLR 2026 data or a synthetic venue.
 
-The real data goes through the project's own loaders (`python -m paperrank.ingest file`, `python -m
-paperrank.classify import`), exactly as an operator loads it. A synthetic venue of any size is written
+The real data goes through the project's own loaders (`paperrank ingest file`, `paperrank
+classify import`), exactly as an operator loads it. A synthetic venue of any size is written
 straight into the raw tables with bulk SQL (the loaders hash every row in Python, which is
 too slow for a million papers); every NOT NULL column of the raw contract is filled, the record
 hash is an md5 computed by DuckDB.
@@ -48,10 +48,10 @@ def load_real(db: Path) -> None:
             raise FileNotFoundError(f"shared data not found: {path}")
     env = dict(os.environ, PAPERRANK_DB=str(db))
     for args in (
-        ["paperrank.ingest", "file", str(ICLR_PAPERS), "--venue", ICLR_VENUE],
-        ["paperrank.classify", "import", str(ICLR_LABELS), "--taxonomy", "iclr2026"],
+        ["ingest", "file", str(ICLR_PAPERS), "--venue", ICLR_VENUE],
+        ["classify", "import", str(ICLR_LABELS), "--taxonomy", "iclr2026"],
     ):
-        subprocess.run([sys.executable, "-m", *args], cwd=REPO, env=env, check=True,
+        subprocess.run([sys.executable, "-m", "paperrank", *args], cwd=REPO, env=env, check=True,
                        capture_output=True, text=True)
 
 

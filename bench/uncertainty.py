@@ -62,11 +62,12 @@ SCALES = {
     "100k": Scale("100k", 100_000, "auto"),
     "1m": Scale("1m", 1_000_000, "auto"),
 }
-UNCERTAINTY_MODELS = ["int_paper_ranks_bootstrapped", "int_composite_errors_estimated",
-                      "int_top_n_probabilities_estimated", "paper_rank_uncertainty",
+UNCERTAINTY_MODELS = ["int_ranked_papers_numbered", "int_bootstrap_review_draws",
+                      "int_bootstrap_paper_ranks", "int_normal_composite_errors",
+                      "int_normal_top_n_cutoffs", "int_normal_paper_ranks", "paper_rank_uncertainty",
                       "category_rank_stability"]
-WEIGHT_MODELS = ["int_paper_ranks_reweighted", "category_weight_sensitivity",
-                 "paper_weight_sensitivity"]
+WEIGHT_MODELS = ["int_weight_draws", "int_weight_scenarios", "int_weight_scenario_ranks",
+                 "category_weight_sensitivity", "paper_weight_sensitivity"]
 COLUMNS = ["scale", "papers", "ranked", "ranked_reviews", "method", "replicates", "runs",
            "uncertainty_s", "uncertainty_sql_s", "uncertainty_rss_mb",
            "weights_s", "weights_sql_s", "weights_rss_mb"]

@@ -9,12 +9,6 @@ papers as (
 
 ),
 
-weights as (
-
-    select * from {{ ref('composite_weights') }}
-
-),
-
 venues as (
 
     select distinct venue from papers
@@ -23,7 +17,7 @@ venues as (
 
 weight_set as (
 
-    {{ weight_columns('weights') }}
+    select * from {{ ref('int_weight_set') }}
 
 ),
 

@@ -5,7 +5,7 @@ with
 
 reweighted as (
 
-    select * from {{ ref('int_paper_ranks_reweighted') }}
+    select * from {{ ref('int_weight_scenario_ranks') }}
 
 ),
 

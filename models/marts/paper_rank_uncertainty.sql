@@ -1,9 +1,13 @@
+{#- The method in force: `bootstrap` or `normal` as set, or for `auto` the one chosen from the
+    data (macros/ranking/rank_uncertainty_method.sql). A method the var rules out has its models
+    disabled; under `auto` both are built (the choice needs paper_rankings, built in the same
+    run), the bootstrap's empty when the normal method is chosen. -#}
 {%- set settings = rank_uncertainty_settings() -%}
+{%- set configured = var('rank_uncertainty_method') -%}
 {%- set top_n = var('top_n') -%}
 {%- set method = rank_uncertainty_method() %}
--- Only the method in force reads its CTE (bootstrap_summary or estimated):
+-- Under `auto` only the method in force reads its CTE (bootstrapped or estimated):
 -- noqa: disable=ST03
-
 
 with
 
@@ -12,38 +16,23 @@ rankings as (
     select * from {{ ref('paper_rankings') }}
 
 ),
+{%- if configured != 'normal' %}
 
-bootstrapped as (
+    bootstrapped as (
 
-    select * from {{ ref('int_paper_ranks_bootstrapped') }}
+        select * from {{ ref('int_bootstrap_paper_ranks') }}
 
-),
+    ),
+{%- endif %}
+{%- if configured != 'bootstrap' %}
 
-estimated as (
+    estimated as (
 
-    select * from {{ ref('int_top_n_probabilities_estimated') }}
+        select * from {{ ref('int_normal_paper_ranks') }}
 
-),
+    ),
+{%- endif %}
 
-bootstrap_summary as (
-
-    select
-        venue,
-        category,
-        paper_id,
-        cast(percentile_disc(0.05) within group (order by replicate_rank) as bigint) as rank_p05,
-        cast(percentile_disc(0.50) within group (order by replicate_rank) as bigint) as rank_p50,
-        cast(percentile_disc(0.95) within group (order by replicate_rank) as bigint) as rank_p95,
-        avg(replicate_rank) as rank_mean,
-        avg(case when replicate_rank <= {{ top_n }} then 1.0 else 0.0 end) as p_top_n,
-        count(*) as replicates
-
-    from bootstrapped
-    group by venue, category, paper_id
-
-),
-
--- the method in force (int_paper_ranks_bootstrapped is empty unless it is the bootstrap)
 summarized as (
 
     {%- if method == 'bootstrap' %}
@@ -53,7 +42,21 @@ summarized as (
             'bootstrap' as uncertainty_method,
             sqrt(p_top_n * (1 - p_top_n) / replicates) as p_top_n_se
 
-        from bootstrap_summary
+        from (
+            select
+                venue,
+                category,
+                paper_id,
+                cast(percentile_disc(0.05) within group (order by replicate_rank) as bigint) as rank_p05,
+                cast(percentile_disc(0.50) within group (order by replicate_rank) as bigint) as rank_p50,
+                cast(percentile_disc(0.95) within group (order by replicate_rank) as bigint) as rank_p95,
+                avg(replicate_rank) as rank_mean,
+                avg(case when replicate_rank <= {{ top_n }} then 1.0 else 0.0 end) as p_top_n,
+                count(*) as replicates
+
+            from bootstrapped
+            group by venue, category, paper_id
+        ) as bootstrap_summary
 
     {%- else %}
 

@@ -14,15 +14,9 @@ paper_texts as (
 
 ),
 
-weights as (
-
-    select * from {{ ref('composite_weights') }}
-
-),
-
 weight_set as (
 
-    {{ weight_columns('weights') }}
+    select * from {{ ref('int_weight_set') }}
 
 ),
 

@@ -10,7 +10,7 @@ rankings as (
 
 reweighted as (
 
-    select * from {{ ref('int_paper_ranks_reweighted') }}
+    select * from {{ ref('int_weight_scenario_ranks') }}
 
 ),
 

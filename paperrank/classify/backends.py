@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 import openai
@@ -29,6 +29,22 @@ from paperrank.core.retry import RetryPolicy, retry_after_seconds
 
 Record = Callable[[dict[str, Any]], None]
 RETRIED_4XX = (408, 409, 425)  # besides 429: request timeout, conflict, too early
+
+
+class Backend(Protocol):
+    """What the runner needs of a classifier: one paper at a time, answers recorded as they come."""
+
+    model: str
+    prompt_hash: str
+    requests: int
+
+    async def classify(self, paper: Paper, record: Record) -> Outcome:
+        """Classify one paper; call `record(row)` for every answer (and every failure)."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release the client (connections) when the run ends."""
+        ...
 
 
 class FatalEndpointError(PaperrankError):
@@ -163,7 +179,11 @@ class OpenAIBackend:
 
     async def classify(self, paper: Paper, record: Record) -> Outcome:
         cfg = self.config
-        messages = self.prompt.messages(paper.title, paper.abstract)
+        request: dict[str, Any] = {  # plain JSON, as the endpoint receives it
+            "model": self.model, "messages": self.prompt.messages(paper.title, paper.abstract),
+            "temperature": cfg.temperature, "max_tokens": cfg.max_tokens,
+            "response_format": self.prompt.response_format, "extra_body": cfg.extra_body or None,
+        }
         outcome = Outcome(paper.paper_id, "failed")
         transport_failures = 0
         invalid_answers = 0
@@ -175,17 +195,11 @@ class OpenAIBackend:
             wait: float | None = None
             completion: Any = None
             body_text: str | None = None
+            reason: str | None
             try:
                 # a hard bound on top of the client's timeout (which is per read, not total)
                 async with asyncio.timeout(cfg.timeout * 2):
-                    raw = await self.client.chat.completions.with_raw_response.create(
-                        model=self.model,
-                        messages=messages,
-                        temperature=cfg.temperature,
-                        max_tokens=cfg.max_tokens,
-                        response_format=self.prompt.response_format,
-                        extra_body=cfg.extra_body or None,
-                    )
+                    raw = await self.client.chat.completions.with_raw_response.create(**request)
             except (openai.AuthenticationError, openai.PermissionDeniedError,
                     openai.NotFoundError) as error:
                 raise FatalEndpointError(

@@ -6,12 +6,12 @@ line overrides both.  The dataclass below only names and types the settings.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from paperrank.core.config import classify_config_file
 from paperrank.core.errors import PaperrankError
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "config.toml"
@@ -52,8 +52,7 @@ class LLMConfig:
 def config_path(explicit: Path | str | None = None) -> Path:
     if explicit:
         return Path(explicit)
-    env = os.environ.get("PAPERRANK_CLASSIFY_CONFIG")
-    return Path(env) if env else DEFAULT_CONFIG
+    return classify_config_file() or DEFAULT_CONFIG
 
 
 def _read(target: Path) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """Agreement between the warehouse's labels and another label set.
 
+\b
 Examples:
-  python -m paperrank.classify eval --taxonomy iclr2026 \
+  paperrank classify eval --taxonomy iclr2026 \\
       --against ../shared/data/iclr2026/peer_llm_labels.parquet
-  python -m paperrank.classify eval --taxonomy icml2026 --model Qwen/Qwen3.5-397B-A17B --against keywords-v1
+  paperrank classify eval --taxonomy icml2026 --model Qwen/Qwen3.5-397B-A17B --against keywords-v1
 
 The warehouse side is the latest label per paper of the taxonomy (of --model if given;
 otherwise of any model except the one compared against), read from the labels dbt ranks
@@ -15,26 +16,17 @@ a cross-tab of the warehouse categories against the papers' primary areas.
 
 from __future__ import annotations
 
-import argparse
 import math
 import re
 from pathlib import Path
 
+import click
 import duckdb
 import pandas as pd
 
 from paperrank.classify.taxonomy import load_taxonomy
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import connect
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--taxonomy", required=True, help="taxonomy of seeds/taxonomies.csv")
-    parser.add_argument("--against", required=True,
-                        help="label file, or the model name of a label set in the warehouse")
-    parser.add_argument("--model", help="warehouse labels of this model only")
-    parser.add_argument("--output", type=Path,
-                        help="also write confusion.csv, crosstab.csv and metrics.csv here")
 
 
 # -- metrics --------------------------------------------------------------------------------
@@ -194,19 +186,25 @@ def render(result: dict) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
+@click.command("eval", help=__doc__)
+@click.option("--taxonomy", required=True, help="taxonomy of seeds/taxonomies.csv")
+@click.option("--against", required=True,
+              help="label file, or the model name of a label set in the warehouse")
+@click.option("--model", help="warehouse labels of this model only")
+@click.option("--output", type=click.Path(path_type=Path),
+              help="also write confusion.csv, crosstab.csv and metrics.csv here")
+def command(taxonomy: str, against: str, model: str | None, output: Path | None) -> None:
     con = connect(read_only=True)
     try:
-        result = evaluate(con, args.taxonomy, args.against, args.model)
+        result = evaluate(con, taxonomy, against, model)
     finally:
         con.close()
     print(render(result))
-    if args.output:
-        args.output.mkdir(parents=True, exist_ok=True)
-        result["confusion"].to_csv(args.output / "confusion.csv")
-        result["crosstab"].to_csv(args.output / "crosstab.csv")
+    if output:
+        output.mkdir(parents=True, exist_ok=True)
+        result["confusion"].to_csv(output / "confusion.csv")
+        result["crosstab"].to_csv(output / "crosstab.csv")
         pd.DataFrame([{k: result[k] for k in ("warehouse", "against", "n_warehouse", "n_against",
                                                "n_common", "accuracy", "kappa")}]).to_csv(
-            args.output / "metrics.csv", index=False)
-        print(f"wrote {args.output}")
-    return 0
+            output / "metrics.csv", index=False)
+        print(f"wrote {output}")

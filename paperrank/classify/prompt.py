@@ -13,9 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from paperrank.classify.taxonomy import CONFIDENCES, Taxonomy
-
-RATIONALE_MAX_CHARS = 400
+from paperrank.classify.schema import RATIONALE_MAX_CHARS, answer_schema
+from paperrank.classify.taxonomy import Taxonomy
 
 SYSTEM_TEMPLATE = """\
 You classify accepted machine-learning conference papers into exactly one category of the \
@@ -68,21 +67,8 @@ def _category_block(taxonomy: Taxonomy) -> str:
 
 
 def response_schema(taxonomy: Taxonomy) -> dict[str, Any]:
-    """The strict JSON schema sent as `response_format` (an enum of the taxonomy's choices)."""
-    return {
-        "name": "paper_category",
-        "strict": True,
-        "schema": {
-            "type": "object",
-            "properties": {
-                "category": {"type": "string", "enum": list(taxonomy.choice_names)},
-                "confidence": {"type": "string", "enum": list(CONFIDENCES)},
-                "rationale": {"type": "string", "maxLength": RATIONALE_MAX_CHARS},
-            },
-            "required": ["category", "confidence", "rationale"],
-            "additionalProperties": False,
-        },
-    }
+    """The strict JSON schema sent as `response_format`: the answer model's (paperrank.classify.schema)."""
+    return {"name": "paper_category", "strict": True, "schema": answer_schema(taxonomy)}
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """Classify every accepted paper that has no label yet for a taxonomy, model and prompt.
 
+\b
 Examples:
-  python -m paperrank.classify run --taxonomy icml2026                       # LLM from classify/config.toml
-  python -m paperrank.classify run --taxonomy icml2026 --backend keywords    # offline, deterministic
-  python -m paperrank.classify run --taxonomy iclr2026 --model M --base-url URL --concurrency 32
+  paperrank classify run --taxonomy icml2026                     # LLM from classify/config.toml
+  paperrank classify run --taxonomy icml2026 --backend keywords  # offline, deterministic
+  paperrank classify run --taxonomy iclr2026 --model M --base-url URL --concurrency 32
 
 The API key is read from the environment variable named by `api_key_env` in the config
 (OPENAI_API_KEY by default).  Each answer is written to raw.llm_responses as it arrives, so a
@@ -12,19 +13,19 @@ killed run loses nothing and the next run only asks for papers still without an 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
-import os
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import click
 from tqdm import tqdm
 
 from paperrank.classify.backends import (
+    Backend,
     FatalEndpointError,
     KeywordsBackend,
     OpenAIBackend,
@@ -32,7 +33,7 @@ from paperrank.classify.backends import (
     is_loopback,
     safe_url,
 )
-from paperrank.classify.config import LLMConfig, config_path, load_config
+from paperrank.classify.config import LLMConfig, load_config
 from paperrank.classify.prompt import build_prompt
 from paperrank.classify.store import (
     Paper,
@@ -42,36 +43,33 @@ from paperrank.classify.store import (
     pending_papers,
 )
 from paperrank.classify.taxonomy import load_taxonomy
-from paperrank.core.errors import PaperrankError
+from paperrank.core.config import secret
+from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.seeds import read_seed
 from paperrank.core.warehouse import connect
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--taxonomy", required=True, help="taxonomy name in seeds/taxonomies.csv")
-    parser.add_argument("--backend", choices=("openai", "keywords"), default="openai",
-                        help="openai: any OpenAI-compatible endpoint; keywords: offline rules")
-    parser.add_argument("--model", help="model name (default from the config file)")
-    parser.add_argument("--base-url", help="endpoint base URL (default from the config file)")
-    parser.add_argument("--concurrency", type=int, help="requests in flight at once")
-    parser.add_argument("--limit", type=int, help="classify at most this many papers")
-    parser.add_argument("--venue", help="only papers of this venue (raw.papers.venue)")
-    parser.add_argument("--skip-failed", action="store_true",
-                        help="do not retry papers that failed for this model and prompt before")
-    parser.add_argument("--skip-overridden", action="store_true",
-                        help="skip papers whose primary area seeds/primary_area_overrides.csv "
-                             "assigns a category (e.g. datasets and benchmarks)")
-    parser.add_argument("--timeout", type=float, help="seconds per request")
-    parser.add_argument("--max-attempts", type=int,
-                        help="attempts per paper on 429, 5xx, timeouts and connection errors")
-    parser.add_argument("--invalid-attempts", type=int,
-                        help="attempts per paper when the answer breaks the schema")
-    parser.add_argument("--backoff", type=float, dest="backoff_initial",
-                        help="first backoff delay in seconds (doubles per retry)")
-    parser.add_argument("--backoff-max", type=float, help="longest backoff or Retry-After wait")
-    parser.add_argument("--config", help=f"config file (default {config_path()})")
-    parser.add_argument("--db", help="warehouse file (default: PAPERRANK_DB or the project's)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+@dataclass(frozen=True)
+class RunOptions:
+    """What a run was asked for; None means the config file's value."""
+
+    taxonomy: str
+    backend: str = "openai"
+    model: str | None = None
+    base_url: str | None = None
+    concurrency: int | None = None
+    limit: int | None = None
+    venue: str | None = None
+    skip_failed: bool = False
+    skip_overridden: bool = False
+    timeout: float | None = None
+    max_attempts: int | None = None
+    invalid_attempts: int | None = None
+    backoff_initial: float | None = None
+    backoff_max: float | None = None
+    config: str | None = None
+    db: str | None = None
+    no_progress: bool = False
 
 
 @dataclass
@@ -87,8 +85,8 @@ class RunStats:
         return sum(o.requests for o in self.outcomes)
 
 
-def resolve_config(args: argparse.Namespace) -> LLMConfig:
-    config = load_config(getattr(args, "config", None))
+def resolve_config(args: RunOptions) -> LLMConfig:
+    config = load_config(args.config)
     return config.override(
         model=args.model if args.backend == "openai" else None,
         keywords_model=args.model if args.backend == "keywords" else None,
@@ -106,7 +104,7 @@ def overridden_areas(taxonomy: str) -> list[str]:
 
 def api_key(config: LLMConfig) -> str:
     """The endpoint's key from the environment (not needed for a local endpoint)."""
-    key = os.environ.get(config.api_key_env, "")
+    key = secret(config.api_key_env)
     if key:
         return key
     if is_loopback(config.base_url):
@@ -117,7 +115,7 @@ def api_key(config: LLMConfig) -> str:
     )
 
 
-async def classify_all(papers: list[Paper], backend: Any, store: ResponseStore,
+async def classify_all(papers: list[Paper], backend: Backend, store: ResponseStore,
                        concurrency: int, stats: RunStats, progress: tqdm) -> None:
     """Run up to `concurrency` papers at once; answers are stored by the backend's callback,
     on this thread, so the one DuckDB connection sees serialized writes."""
@@ -140,7 +138,7 @@ async def classify_all(papers: list[Paper], backend: Any, store: ResponseStore,
         raise errors.exceptions[0] from None
 
 
-def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
+def execute(args: RunOptions) -> tuple[RunStats, dict[str, Any]]:
     """Do the run; returns the stats and a description for the summary."""
     config = resolve_config(args)
     taxonomy = load_taxonomy(args.taxonomy)
@@ -150,7 +148,7 @@ def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
     logging.getLogger("httpx2").setLevel(logging.WARNING)
 
     if args.backend == "keywords":
-        backend: Any = KeywordsBackend(taxonomy, config)
+        backend: Backend | None = KeywordsBackend(taxonomy, config)
         concurrency = 1
     else:
         backend = None
@@ -162,7 +160,7 @@ def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
             "prompt_hash": prompt_hash, "concurrency": concurrency,
             "endpoint": safe_url(config.base_url) if args.backend == "openai" else "offline"}
     stats = RunStats()
-    con = connect(args.db) if getattr(args, "db", None) else connect()
+    con = connect(args.db) if args.db else connect()
     try:
         ensure_tables(con)
         # Answers stored by a run that was killed before it could write its labels.
@@ -196,7 +194,7 @@ def execute(args: argparse.Namespace) -> tuple[RunStats, dict[str, Any]]:
     return stats, info
 
 
-async def _run_and_close(papers: list[Paper], backend: Any, store: ResponseStore,
+async def _run_and_close(papers: list[Paper], backend: Backend, store: ResponseStore,
                          concurrency: int, stats: RunStats, progress: tqdm) -> None:
     try:
         await classify_all(papers, backend, store, concurrency, stats, progress)
@@ -238,13 +236,42 @@ def render_summary(stats: RunStats, info: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
-    try:
-        stats, info = execute(args)
-    except FatalEndpointError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+@click.command("run", help=__doc__)
+@click.option("--taxonomy", required=True, help="taxonomy name in seeds/taxonomies.csv")
+@click.option("--backend", type=click.Choice(("openai", "keywords")), default="openai",
+              help="openai: any OpenAI-compatible endpoint; keywords: offline rules")
+@click.option("--model", help="model name (default from the config file)")
+@click.option("--base-url", help="endpoint base URL (default from the config file)")
+@click.option("--concurrency", type=int, help="requests in flight at once")
+@click.option("--limit", type=int, help="classify at most this many papers")
+@click.option("--venue", help="only papers of this venue (raw.papers.venue)")
+@click.option("--skip-failed", is_flag=True,
+              help="do not retry papers that failed for this model and prompt before")
+@click.option("--skip-overridden", is_flag=True,
+              help="skip papers whose primary area seeds/primary_area_overrides.csv assigns a "
+                   "category (e.g. datasets and benchmarks)")
+@click.option("--timeout", type=float, help="seconds per request")
+@click.option("--max-attempts", type=int,
+              help="attempts per paper on 429, 5xx, timeouts and connection errors")
+@click.option("--invalid-attempts", type=int, help="attempts per paper when the answer breaks the schema")
+@click.option("--backoff", "backoff_initial", type=float,
+              help="first backoff delay in seconds (doubles per retry)")
+@click.option("--backoff-max", type=float, help="longest backoff or Retry-After wait")
+@click.option("--config", help="config file (default: PAPERRANK_CLASSIFY_CONFIG, else paperrank/classify/config.toml)")
+@click.option("--db", help="warehouse file (default: PAPERRANK_DB or the project's)")
+@click.option("--no-progress", is_flag=True, help="no progress bar")
+def command(**options: Any) -> None:
+    """Exit 0 when every paper got an answer, 1 when some failed (retried next run), 130 when
+    interrupted; an endpoint that refuses every request is one line and exit 2."""
+    stats, info = execute(RunOptions(**options))
     print(render_summary(stats, info))
     if stats.interrupted:
-        return 130
-    return 1 if any(o.status != "ok" for o in stats.outcomes) else 0
+        click.get_current_context().exit(130)
+    failed = sum(o.status != "ok" for o in stats.outcomes)
+    if failed:
+        raise ClassificationIncomplete(f"classify run: {failed} of {stats.pending} papers got no "
+                                       "valid answer (retried on the next run)")
+
+
+class ClassificationIncomplete(CheckFailed):
+    """Some papers got no valid answer; what was answered is stored and labelled."""

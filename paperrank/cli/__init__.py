@@ -4,24 +4,57 @@ Sub-commands are imported only when they run (`LazyGroup`), so `paperrank --help
 without importing dbt, DuckDB or pandas. Every command's module exposes a click command or
 group; `COMMANDS` maps each name to `module:attribute` and its one-line help.
 
-The exit codes are decided here and nowhere else: expected bad input (`PaperrankError`) is one
-line `error: ...` and exit 2; a failed check (`CheckFailed`) is one line naming the check and
-exit 1; anything else keeps its traceback.
+The exit codes are decided here and nowhere else (`paperrank.cli.lazy`): expected bad input
+(`PaperrankError`) is one line `error: ...` and exit 2; a failed check (`CheckFailed`) is one
+line naming the check and exit 1; anything else keeps its traceback.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import click
 
 from paperrank.cli.lazy import LazyGroup
 
-# name -> ("module:attribute", one-line help). Groups of their own (ingest, classify, picks) are
-# LazyGroups too, in their modules.
+# name -> ("module:attribute", one-line help). Groups of their own (ingest, classify, quality,
+# picks) are LazyGroups too, in paperrank.cli.groups or their own modules.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "ingest": ("paperrank.cli.groups:ingest", "bring a venue's papers and reviews into the raw layer"),
+    "classify": ("paperrank.cli.groups:classify", "give every accepted paper one category of a taxonomy"),
+    "build": ("paperrank.pipeline.dbt_cli:build_command",
+              "dbt build alone, in the working warehouse (publishes nothing)"),
+    "rank": ("paperrank.pipeline.rank:command",
+             "checks, dbt build, audit, publish, export: everything after loading"),
+    "publish": ("paperrank.publish.publish_build:command", "audit the working warehouse's marts and publish them"),
+    "publications": ("paperrank.publish.publish_cli:command",
+                     "list the kept publications and which one is published"),
+    "rollback": ("paperrank.publish.rollback:command",
+                 "point the published warehouse (and exports) at the previous build"),
+    "export": ("paperrank.publish.export:command", "export the published build's CSVs"),
+    "report": ("paperrank.report.cli:command", "the experts' report: one HTML page per venue"),
+    "validate": ("paperrank.quality.validate:command", "run the great-expectations suites on the warehouse"),
+    "quality": ("paperrank.cli.groups:quality", "check seeds, warehouse and dbt's failed tests"),
+    "demo": ("paperrank.pipeline.demo:command", "the whole job offline on a synthetic venue, with a short summary"),
+    "spark-raw": ("paperrank.engines.spark_raw:command",
+                  "export the DuckDB raw layer to Parquet and register it as Spark tables"),
+    "dbt": ("paperrank.pipeline.dbt_cli:command",
+            "run a dbt command with the make settings, colour only on a terminal"),
 }
 
 
 @click.group(cls=LazyGroup, lazy_subcommands=COMMANDS,
-             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100,
+                               "terminal_width": 100})
 def main() -> None:
     """Rank a conference's accepted papers within themes from their public reviews."""
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run `paperrank <argv>` in this process and return its exit code (for tests and benches)."""
+    try:
+        main.main(args=list(argv), prog_name="paperrank")
+    except SystemExit as done:
+        code = done.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    return 0

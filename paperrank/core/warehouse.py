@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import uuid
 from collections.abc import Iterable, Sequence
@@ -27,12 +26,12 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from paperrank.core import config
+from paperrank.core.config import SIGNALS
 from paperrank.core.errors import PaperrankError, WarehouseLocked
 
-DEFAULT_DB = Path("warehouse") / "paperrank.duckdb"
 PAYLOAD_LIMIT = 4000  # characters of a rejected record kept for a person to read
 
-SIGNALS = ("rating", "confidence", "soundness", "contribution", "presentation")
 
 PAPER_COLUMNS = (
     "paper_id", "venue", "title", "abstract", "primary_area", "keywords", "authors", "status",
@@ -127,7 +126,7 @@ alter table raw.rejected_records add column if not exists reason_kind varchar;
 
 def db_path() -> Path:
     """The warehouse file: `PAPERRANK_DB` if set, so scripts and dbt always agree."""
-    return Path(os.environ.get("PAPERRANK_DB") or DEFAULT_DB)
+    return config.working_db()
 
 
 def connect(path: Path | str | None = None, read_only: bool = False) -> duckdb.DuckDBPyConnection:

@@ -1,9 +1,10 @@
 """The engines dbt can build the project on: DuckDB (the default) and Spark (dbt-spark).
 
 The models are the same on both; engine-specific SQL lives in dispatch macros
-(`macros/engine.sql`). This package holds the rest of what differs between engines, in one
-place for the commands (Makefile, pipelines) to call: which dbt target an engine uses, how
-the raw layer reaches Spark, and how readers open the marts an engine built.
+(`macros/engine_shims/`, `macros/random/uint64_arithmetic.sql`). This package holds the rest
+of what differs between engines, in one place for the commands (Makefile, pipelines) to
+call: which dbt target an engine uses, how the raw layer reaches Spark, and how readers open
+the marts an engine built.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import duckdb
 
+from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import connect
 
 ENGINES = ("duckdb", "spark")
@@ -23,7 +25,7 @@ TARGETS = {"duckdb": "dev", "spark": "spark"}
 def dbt_target(engine: str) -> str:
     """The profiles.yml target that builds on `engine`; a clear error for an unknown one."""
     if engine not in TARGETS:
-        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+        raise PaperrankError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
     return TARGETS[engine]
 
 

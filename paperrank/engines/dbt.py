@@ -6,6 +6,12 @@ takes 20-30 s to start; dbt's own programmatic runner keeps it alive between inv
 
 from __future__ import annotations
 
+from paperrank.core.errors import CheckFailed
+
+
+class DbtCommandFailed(CheckFailed):
+    """A dbt command on the Spark target failed; dbt's own error is in the message."""
+
 
 def run_dbt(args: list[str]) -> None:
     """Invoke dbt with `args`; raise with dbt's own error when the command fails."""
@@ -15,4 +21,4 @@ def run_dbt(args: list[str]) -> None:
     if not result.success:
         detail = f": {result.exception}" if result.exception else " (see dbt's log above)"
         command = " ".join(arg for arg in args[:2] if not arg.startswith("-"))
-        raise RuntimeError(f"dbt {command} failed{detail}")
+        raise DbtCommandFailed(f"dbt {command} failed{detail}")

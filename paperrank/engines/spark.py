@@ -10,7 +10,6 @@ so readers such as the quality gates open them with DuckDB without starting a Sp
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -19,16 +18,17 @@ from pathlib import Path
 
 import duckdb
 
+from paperrank.core import config
+from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import connect
 
-DEFAULT_WAREHOUSE = Path("warehouse") / "spark"
 RAW_EXPORT = "raw_export"
 JAVA_HINT = "install Java 17 or newer (Debian: apt-get install openjdk-17-jre-headless)"
 
 
 def warehouse_dir() -> Path:
     """The Spark warehouse folder: `PAPERRANK_SPARK_WAREHOUSE`, as profiles.yml reads it."""
-    return Path(os.environ.get("PAPERRANK_SPARK_WAREHOUSE") or DEFAULT_WAREHOUSE)
+    return config.spark_warehouse()
 
 
 def java_problem() -> str | None:
@@ -50,6 +50,8 @@ def export_raw(db: Path, folder: Path) -> dict[str, int]:
     Each table's folder is emptied first, so a table that shrank leaves no stale file behind.
     Returns the rows written per table. The warehouse is opened read-only and closed again.
     """
+    if not Path(db).exists():
+        raise PaperrankError(f"no warehouse at {db} (PAPERRANK_DB); load data first")
     con = connect(db, read_only=True)
     try:
         tables = [row[0] for row in con.execute(
@@ -57,7 +59,7 @@ def export_raw(db: Path, folder: Path) -> dict[str, int]:
             "where table_schema = 'raw' and table_type = 'BASE TABLE' order by table_name"
         ).fetchall()]
         if not tables:
-            raise ValueError(f"warehouse {db} has no raw tables; load data first")
+            raise PaperrankError(f"warehouse {db} has no raw tables; load data first")
         rows = {}
         for table in tables:
             target = folder / table
@@ -66,7 +68,7 @@ def export_raw(db: Path, folder: Path) -> dict[str, int]:
             target.mkdir(parents=True)
             path = str((target / "part-0.parquet").resolve()).replace("'", "''")
             con.execute(f'copy raw."{table}" to \'{path}\' (format parquet)')
-            rows[table] = con.execute(f'select count(*) from raw."{table}"').fetchone()[0]
+            rows[table] = con.execute(f'select count(*) from raw."{table}"').fetchall()[0][0]
         return rows
     finally:
         con.close()
@@ -99,6 +101,9 @@ def marts_connection(warehouse: Path, schemas: tuple[str, ...] = ("marts",)) -> 
 
     Queries written for the DuckDB warehouse run unchanged on a Spark build's output.
     """
+    if not warehouse.is_dir():
+        raise PaperrankError(f"no Spark warehouse at {warehouse} (PAPERRANK_SPARK_WAREHOUSE); "
+                             "build on Spark first (make build ENGINE=spark)")
     con = duckdb.connect()
     for schema in schemas:
         con.execute(f'create schema "{schema}"')

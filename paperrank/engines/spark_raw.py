@@ -6,31 +6,32 @@ The Parquet folders are `<PAPERRANK_SPARK_WAREHOUSE>/raw_export/<table>/`.
 
 from __future__ import annotations
 
-import argparse
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
+import click
+
+from paperrank.core import config
+from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import db_path
 from paperrank.engines.dbt import run_dbt
 from paperrank.engines.spark import RAW_EXPORT, export_raw, java_problem, register_raw, warehouse_dir
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, help="DuckDB warehouse to export (default: PAPERRANK_DB)")
-    parser.add_argument("--warehouse", type=Path,
-                        help="Spark warehouse folder (default: PAPERRANK_SPARK_WAREHOUSE or warehouse/spark)")
-
-
-def run(args: argparse.Namespace) -> int:
+@click.command("spark-raw", help=__doc__)
+@click.option("--db", type=click.Path(path_type=Path), help="DuckDB warehouse to export (default: PAPERRANK_DB)")
+@click.option("--warehouse", type=click.Path(path_type=Path),
+              help=f"Spark warehouse folder (default: PAPERRANK_SPARK_WAREHOUSE or {config.DEFAULT_SPARK_WAREHOUSE})")
+def command(db: Path | None, warehouse: Path | None) -> None:
     problem = java_problem()
     if problem:
-        raise ValueError(f"Spark cannot start: {problem}")
-    warehouse = args.warehouse or warehouse_dir()
-    # the dbt profile's spark target reads the warehouse folder from the environment
-    os.environ["PAPERRANK_SPARK_WAREHOUSE"] = str(warehouse)
-    sync(args.db or db_path(), warehouse)
-    return 0
+        raise PaperrankError(f"Spark cannot start: {problem}")
+    folder = warehouse or warehouse_dir()
+    config.set_spark_warehouse(folder)  # the dbt profile's spark target reads it from there
+    source = db or db_path()
+    if not source.exists():
+        raise PaperrankError(f"no warehouse at {source} (PAPERRANK_DB); load data first")
+    sync(source, folder)
 
 
 def sync(db: Path, warehouse: Path, dbt_args: Sequence[str] = ()) -> dict[str, int]:

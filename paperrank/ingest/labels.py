@@ -1,4 +1,4 @@
-"""`python -m paperrank.classify import PATH --taxonomy NAME`: load labels someone else produced.
+"""`paperrank classify import PATH --taxonomy NAME`: load labels someone else produced.
 
 Label sets arrive as CSV, parquet or JSONL from other tools (the peer ICLR 2026 labels are one),
 so column names vary; the aliases below cover the common ones. A label whose category is not in
@@ -7,18 +7,18 @@ the taxonomy, or whose paper is unknown, is kept aside in `raw.rejected_records`
 
 from __future__ import annotations
 
-import argparse
 import csv
 from datetime import UTC, datetime
 from pathlib import Path
 
+import click
 import pandas as pd
 
 from paperrank.classify.taxonomy import load_taxonomy
-from paperrank.core.dispatch import finish_load
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import Batch, Rejection, connect, write_batch
 from paperrank.ingest.fields import BadField, clean_text
+from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.records import read_records
 
 ALIASES = {
@@ -29,26 +29,24 @@ ALIASES = {
 }
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", type=Path, help="CSV, parquet or JSONL file of labels")
-    parser.add_argument("--taxonomy", required=True, help="taxonomy of seeds/taxonomies.csv")
-    parser.add_argument("--model", help="name stored as the labels' model (default: import:<file name>)")
-
-
-def run(args: argparse.Namespace) -> int:
-    categories = [c.name for c in load_taxonomy(args.taxonomy).categories]
-    if not args.path.exists():
-        raise PaperrankError(f"{args.path}: no such file")
-    labeled_at = datetime.fromtimestamp(args.path.stat().st_mtime, UTC)
-    model = args.model or f"import:{args.path.name}"
+@click.command("import", help=__doc__)
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--taxonomy", required=True, help="taxonomy of seeds/taxonomies.csv")
+@click.option("--model", help="name stored as the labels' model (default: import:<file name>)")
+def command(path: Path, taxonomy: str, model: str | None) -> None:
+    categories = [c.name for c in load_taxonomy(taxonomy).categories]
+    if not path.exists():
+        raise PaperrankError(f"{path}: no such file")
+    labeled_at = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    model = model or f"import:{path.name}"
     con = connect()
     try:
         known = {row[0] for row in con.execute("select paper_id from raw.papers").fetchall()}
-        batch = build_batch(args.path, args.taxonomy, categories, model, labeled_at, known)
+        batch = build_batch(path, taxonomy, categories, model, labeled_at, known)
         summary = write_batch(con, batch)
     finally:
         con.close()
-    return finish_load(summary)
+    finish_load(summary)
 
 
 def _category_key(text: str) -> str:

@@ -12,39 +12,36 @@ older scores.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+import click
 import duckdb
 
-from paperrank.core.dispatch import finish_load
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import LoadSummary, connect, write_batch
 from paperrank.ingest.jsonl_reader import MAX_LINE_BYTES, read_items
+from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.notes_parser import LoadReport, NotesParser
 from paperrank.ingest.profiles import Profile, resolve_profile
 from paperrank.ingest.snapshots import snapshot_time
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", type=Path, help="snapshot or dump (.jsonl, .jsonl.gz, .json)")
-    parser.add_argument("--venue", required=True,
-                        help='venue name stored with every paper, e.g. "ICLR 2026"')
-    parser.add_argument("--profile", help="review-form profile (default: found from --venue)")
-
-
-def run(args: argparse.Namespace) -> int:
-    profile = resolve_profile(args.venue, args.profile)
+@click.command("notes", help=__doc__)
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--venue", required=True, help='venue name stored with every paper, e.g. "ICLR 2026"')
+@click.option("--profile", help="review-form profile (default: found from --venue)")
+def command(path: Path, venue: str, profile: str | None) -> None:
+    form = resolve_profile(venue, profile)
     con = connect()
     try:
-        summary, report = load_file(con, args.path, args.venue, profile)
+        summary, report = load_file(con, path, venue, form)
     finally:
         con.close()
     print(report.render())
-    return finish_load(summary)
+    finish_load(summary)
 
 
 def load_file(

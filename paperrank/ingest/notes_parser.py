@@ -265,8 +265,9 @@ class NotesParser:
         known = loaded | (self.known_papers - self.rejected_papers)
         self._finish_reviews(batch, known)
         self._warn_about_form()
-        if self.statuses.warning():
-            self.report.warnings.append(self.statuses.warning())
+        warning = self.statuses.warning()
+        if warning:
+            self.report.warnings.append(warning)
         batch.records_read = self.records
         check_form_signals(self.profile, batch, self.venue)
         return batch
@@ -354,7 +355,8 @@ def decide_status(note: dict[str, Any], replies: list[dict[str, Any]]) -> tuple[
     settle papers whose venue string still says "Submission".  The texts are read by the rule
     of `paperrank.ingest.status`; a note with no venue, venue id or decision has no status (None).
     """
-    content = note.get("content") if isinstance(note.get("content"), dict) else {}
+    found = note.get("content")
+    content = found if isinstance(found, dict) else {}
     venue = _plain(content.get("venue"))
     venue = venue if isinstance(venue, str) else ""
     venueid = _plain(content.get("venueid"))
@@ -386,7 +388,8 @@ def _latest_decision(replies: list[dict[str, Any]]) -> str | None:
     if not decisions:
         return None
     latest = max(decisions, key=_mdate)
-    content = latest.get("content") if isinstance(latest.get("content"), dict) else {}
+    found = latest.get("content")
+    content = found if isinstance(found, dict) else {}
     value = _plain(content.get("decision"))
     return value if isinstance(value, str) else None
 

@@ -1,16 +1,14 @@
-"""`python -m paperrank.ingest openreview --venue-id ID`: fetch a venue from OpenReview, then load it.
+"""`paperrank ingest openreview --venue-id ID`: fetch a venue from OpenReview, then load it.
 
 The fetch is written first to an immutable, timestamped snapshot (gzip JSON lines of the
 notes exactly as received, by default under `snapshots/<venue-id-slug>/`), and that file is
-then loaded exactly as `python -m paperrank.ingest notes` would, so every ranking can be rebuilt from
+then loaded exactly as `paperrank ingest notes` would, so every ranking can be rebuilt from
 the snapshot without the network.  Set OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD to log in;
 they are used for the login request only and never printed or stored.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
 import sys
 from collections.abc import Iterator
@@ -18,11 +16,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import click
 from tqdm import tqdm
 
-from paperrank.core.dispatch import finish_load
+from paperrank.core.config import openreview_credentials
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import connect
+from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.notes import load_file
 from paperrank.ingest.openreview_client import (
     DEFAULT_BASE_URL,
@@ -35,47 +35,42 @@ from paperrank.ingest.profiles import Profile, resolve_profile
 from paperrank.ingest.snapshots import default_dir, write_snapshot
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--venue-id", required=True,
-                        help="OpenReview venue id, e.g. ICML.cc/2026/Conference")
-    parser.add_argument("--base-url", default=DEFAULT_BASE_URL,
-                        help=f"API v2 server (default {DEFAULT_BASE_URL})")
-    parser.add_argument("--snapshot-dir", type=Path,
-                        help="where to write the snapshot (default snapshots/<venue-id-slug>/)")
-    parser.add_argument("--venue", help='venue name stored with each paper (default from the '
-                                        'venue id, e.g. "ICML 2026")')
-    parser.add_argument("--profile", help="review-form profile (default: found from the venue)")
-    parser.add_argument("--page-size", type=int, default=DEFAULT_PAGE_SIZE,
-                        help=f"notes per request (default {DEFAULT_PAGE_SIZE}, the API maximum)")
-    parser.add_argument("--attempts", type=int, default=RetryPolicy.attempts,
-                        help="tries per request before giving up (default %(default)s)")
-    parser.add_argument("--backoff", type=float, default=RetryPolicy.backoff_initial,
-                        help="seconds before the first retry, doubled after each failure "
-                             "(default %(default)s; a longer Retry-After always wins)")
-
-
-def run(args: argparse.Namespace) -> int:
-    venue = args.venue or venue_name(args.venue_id)
-    profile = _profile(venue, args.venue_id, args.profile)  # fail before a long crawl
-    if args.page_size < 1 or args.attempts < 1 or args.backoff < 0:
+@click.command("openreview", help=__doc__)
+@click.option("--venue-id", required=True, help="OpenReview venue id, e.g. ICML.cc/2026/Conference")
+@click.option("--base-url", default=DEFAULT_BASE_URL, help=f"API v2 server (default {DEFAULT_BASE_URL})")
+@click.option("--snapshot-dir", type=click.Path(path_type=Path),
+              help="where to write the snapshot (default snapshots/<venue-id-slug>/)")
+@click.option("--venue", help='venue name stored with each paper (default from the venue id, e.g. "ICML 2026")')
+@click.option("--profile", help="review-form profile (default: found from the venue)")
+@click.option("--page-size", type=int, default=DEFAULT_PAGE_SIZE,
+              help=f"notes per request (default {DEFAULT_PAGE_SIZE}, the API maximum)")
+@click.option("--attempts", type=int, default=RetryPolicy.attempts,
+              help=f"tries per request before giving up (default {RetryPolicy.attempts})")
+@click.option("--backoff", type=float, default=RetryPolicy.backoff_initial,
+              help=f"seconds before the first retry, doubled after each failure "
+                   f"(default {RetryPolicy.backoff_initial}; a longer Retry-After always wins)")
+def command(venue_id: str, base_url: str, snapshot_dir: Path | None, venue: str | None,
+            profile: str | None, page_size: int, attempts: int, backoff: float) -> None:
+    venue = venue or venue_name(venue_id)
+    form = _profile(venue, venue_id, profile)  # fail before a long crawl
+    if page_size < 1 or attempts < 1 or backoff < 0:
         raise PaperrankError("--page-size and --attempts must be at least 1, --backoff not negative")
-    policy = RetryPolicy(attempts=args.attempts, backoff_initial=args.backoff)
-    client = OpenReviewClient(args.base_url, credentials_from_env(), policy,
+    policy = RetryPolicy(attempts=attempts, backoff_initial=backoff)
+    client = OpenReviewClient(base_url, credentials_from_env(), policy,
                               log=lambda message: tqdm.write(message, file=sys.stderr))
     try:
-        path, count = fetch_snapshot(client, args.venue_id,
-                                     args.snapshot_dir or default_dir(args.venue_id),
-                                     args.page_size)
+        path, count = fetch_snapshot(client, venue_id, snapshot_dir or default_dir(venue_id),
+                                     page_size)
     finally:
         client.close()
     print(f"snapshot: {path} ({client.last_crawl.summary()})")
     con = connect()
     try:
-        summary, report = load_file(con, path, venue, profile)
+        summary, report = load_file(con, path, venue, form)
     finally:
         con.close()
     print(report.render())
-    return finish_load(summary)
+    finish_load(summary)
 
 
 def fetch_snapshot(client: OpenReviewClient, venue_id: str, directory: Path,
@@ -103,8 +98,7 @@ def fetch_snapshot(client: OpenReviewClient, venue_id: str, directory: Path,
 
 def credentials_from_env() -> Credentials | None:
     """Credentials from OPENREVIEW_USERNAME / OPENREVIEW_PASSWORD, or None to stay anonymous."""
-    username = os.environ.get("OPENREVIEW_USERNAME", "")
-    password = os.environ.get("OPENREVIEW_PASSWORD", "")
+    username, password = openreview_credentials()
     if not username and not password:
         return None
     if not username or not password:

@@ -9,17 +9,18 @@ Whether a paper was accepted follows `paperrank.ingest.status`, the rule the not
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from paperrank.core.dispatch import finish_load
+import click
+
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import SIGNALS, Batch, Rejection, connect, write_batch
 from paperrank.ingest.fields import BadField, clean_text, clean_url, join_authors
+from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.profiles import BadScore, Profile, check_form_signals, parse_score, resolve_profile
 from paperrank.ingest.records import read_records
 from paperrank.ingest.status import StatusCount
@@ -28,26 +29,27 @@ ID_FIELDS = ("paper_id", "openreview_id", "id")
 AUTHOR_FIELDS = ("authors", "author")  # a list, or paperlists' `;`-joined string
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", type=Path, help="parquet, JSON or JSONL file (optionally .gz)")
-    parser.add_argument("--venue", required=True, help='venue name stored with each paper, e.g. "ICLR 2026"')
-    parser.add_argument("--profile", help="review-form profile (default: derived from --venue)")
-    parser.add_argument(
-        "--snapshot-at",
-        type=datetime.fromisoformat,
-        help="when the file's scores were taken (ISO time; default: the file's modification time)",
-    )
+@click.command("file", help=__doc__)
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--venue", required=True, help='venue name stored with each paper, e.g. "ICLR 2026"')
+@click.option("--profile", help="review-form profile (default: derived from --venue)")
+@click.option("--snapshot-at", type=datetime.fromisoformat,
+              help="when the file's scores were taken (ISO time; default: the file's modification time)")
+def command(path: Path, venue: str, profile: str | None, snapshot_at: datetime | None) -> None:
+    load(path, venue, profile, snapshot_at)
 
 
-def run(args: argparse.Namespace) -> int:
-    profile = resolve_profile(args.venue, args.profile)
+def load(path: Path, venue: str, profile_name: str | None = None,
+         snapshot_at: datetime | None = None) -> None:
+    """Read, check and write one paperlists file; print its summary."""
+    profile = resolve_profile(venue, profile_name)
     for signal in profile.missing_signals():
         print(f"warning: the {profile.name} review form has no {signal}; it stays empty")
-    if not args.path.exists():
-        raise PaperrankError(f"{args.path}: no such file")
-    snapshot_at = args.snapshot_at or datetime.fromtimestamp(args.path.stat().st_mtime, UTC)
+    if not path.exists():
+        raise PaperrankError(f"{path}: no such file")
+    snapshot_at = snapshot_at or datetime.fromtimestamp(path.stat().st_mtime, UTC)
     statuses = StatusCount()
-    batch = read_paperlists(args.path, args.venue, profile, snapshot_at, statuses)
+    batch = read_paperlists(path, venue, profile, snapshot_at, statuses)
     if statuses.warning():
         print(f"warning: {statuses.warning()}", file=sys.stderr)
     con = connect()
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         summary = write_batch(con, batch)
     finally:
         con.close()
-    return finish_load(summary)
+    finish_load(summary)
 
 
 def read_paperlists(path: Path, venue: str, profile: Profile, snapshot_at: datetime,
@@ -141,6 +143,9 @@ def _read_paper(batch: Batch, location: str, record: dict[str, Any], venue: str,
         batch.reject(location, f"wrong type: {location} id is a {type(raw_id).__name__}", record)
         return
     paper_id = clean_text(str(raw_id), location, "paper_id")
+    if paper_id is None:
+        batch.reject(location, f"missing id: {location} has a blank id", record)
+        return
     key = f"paper {paper_id}"
     if paper_id in file.seen:
         batch.reject(key, f"duplicate paper: {key} appears again at {location}", record)

@@ -9,20 +9,21 @@ each paper is kept beside it (`--labels-out`), which lets the offline classifier
 
 from __future__ import annotations
 
-import argparse
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import click
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from paperrank.core.config import SIGNALS
 from paperrank.core.errors import PaperrankError
 
 ICML_2026_ACCEPTED = 6352
-SIGNAL_NAMES = ("rating", "confidence", "soundness", "contribution", "presentation")
+SIGNAL_NAMES = SIGNALS
 RATING_SCALE = np.array([0, 2, 4, 6, 8, 10])
 
 # theme -> (share of papers, primary areas, title heads, title tails, abstract sentences)
@@ -238,30 +239,27 @@ def to_paperlists(venue: Venue) -> pa.Table:
     return table
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", type=Path, required=True,
-                        help="paperlists file to write (.parquet or .jsonl)")
-    parser.add_argument("--papers", type=int, default=ICML_2026_ACCEPTED,
-                        help=f"accepted papers (default {ICML_2026_ACCEPTED}, ICML 2026's count)")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--venue", default="SYNTH 2026")
-    parser.add_argument("--labels-out", type=Path,
-                        help="also write the true theme of each paper (parquet: paper_id, category)")
-
-
-def run(args: argparse.Namespace) -> int:
-    venue = generate(args.papers, args.seed, args.venue)
-    table = to_paperlists(venue)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    if args.out.suffix == ".parquet":
-        pq.write_table(table, args.out)
-    elif args.out.suffix == ".jsonl":
-        table.to_pandas().to_json(args.out, orient="records", lines=True, force_ascii=False)
+@click.command("synthetic", help=__doc__)
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="paperlists file to write (.parquet or .jsonl)")
+@click.option("--papers", type=int, default=ICML_2026_ACCEPTED,
+              help=f"accepted papers (default {ICML_2026_ACCEPTED}, ICML 2026's count)")
+@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option("--venue", default="SYNTH 2026", show_default=True)
+@click.option("--labels-out", type=click.Path(path_type=Path),
+              help="also write the true theme of each paper (parquet: paper_id, category)")
+def command(out: Path, papers: int, seed: int, venue: str, labels_out: Path | None) -> None:
+    made = generate(papers, seed, venue)
+    table = to_paperlists(made)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.suffix == ".parquet":
+        pq.write_table(table, out)
+    elif out.suffix == ".jsonl":
+        table.to_pandas().to_json(out, orient="records", lines=True, force_ascii=False)
     else:
-        raise PaperrankError(f"{args.out}: write .parquet or .jsonl")
-    print(f"wrote {len(venue.papers)} papers and {len(venue.reviews)} reviews to {args.out}")
-    if args.labels_out:
-        args.labels_out.parent.mkdir(parents=True, exist_ok=True)
-        venue.themes.to_parquet(args.labels_out, index=False)
-        print(f"wrote the true theme of each paper to {args.labels_out}")
-    return 0
+        raise PaperrankError(f"{out}: write .parquet or .jsonl")
+    print(f"wrote {len(made.papers)} papers and {len(made.reviews)} reviews to {out}")
+    if labels_out:
+        labels_out.parent.mkdir(parents=True, exist_ok=True)
+        made.themes.to_parquet(labels_out, index=False)
+        print(f"wrote the true theme of each paper to {labels_out}")

@@ -7,11 +7,11 @@ process becomes one line (`paperrank.publish.locks`), never a traceback.
 
 from __future__ import annotations
 
-import argparse
+import gc
 import sys
 from typing import Any
 
-from paperrank.core.errors import PaperrankError
+from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.publish.locks import WarehouseLocked, describe_lock
 from paperrank.quality import seeds, test_failures
 
@@ -19,8 +19,8 @@ LOADS_SEEDS = {"build", "seed"}
 RUNS_TESTS = {"build", "test"}
 
 
-class DbtFailed(RuntimeError):
-    """A dbt command failed; dbt has already printed why."""
+class DbtFailed(CheckFailed):
+    """A dbt command failed (a test, a model, a settings check); dbt has already printed why."""
 
 
 class Dbt:
@@ -82,8 +82,28 @@ class Dbt:
             message = describe_lock(text)
             if message:
                 raise WarehouseLocked(message)
-        detail = texts[0].strip().splitlines()
-        raise DbtFailed(f"dbt {command} failed" + (f": {detail[-1]}" if detail else ""))
+        useful = _useful_line(texts[0])
+        if _is_compilation_error(result.exception):
+            # the settings checks (macros/check_settings.sql, the uncertainty vars) raise
+            # compiler errors: a wrong setting, so bad input, not a failed check
+            raise PaperrankError(f"dbt {command} stopped: {useful}")
+        raise DbtFailed(f"dbt {command} failed" + (f": {useful}" if useful else ""))
+
+
+def _is_compilation_error(exception: BaseException | None) -> bool:
+    from dbt_common.exceptions import CompilationError
+
+    return isinstance(exception, CompilationError)
+
+
+def _useful_line(text: str) -> str:
+    """The line of a dbt error that says what is wrong: not its "Compilation Error in ..."
+    header, nor the "> in macro ... / > called by ..." trail."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    message = [line for line in lines[1:] if line and not line.startswith(">")]
+    if message:
+        return message[0]
+    return lines[-1] if lines else ""
 
 
 def _check_seeds() -> None:
@@ -97,17 +117,18 @@ def _explain_failed_tests() -> None:
     """Print the offending rows of every failed dbt test (seed rows with their CSV lines);
     nothing when dbt stopped before running any (a settings or compile error says why)."""
     if (test_failures.DEFAULT_TARGET / "run_results.json").exists():
-        test_failures.run(argparse.Namespace(target_path=test_failures.DEFAULT_TARGET))
+        test_failures.explain_failures(test_failures.DEFAULT_TARGET)
 
 
 def _release_warehouse() -> None:
-    """Close dbt's connections and its DuckDB database, so the warehouse file is free for
-    the checks that follow (in a process of its own, dbt would release it by exiting)."""
+    """Close dbt's connections and drop its DuckDB database, so the warehouse file is free for
+    the checks that follow (in a process of its own, dbt would release it by exiting).
+
+    `close_all_connections` is what dbt-duckdb itself runs at exit (its public classmethod);
+    the collection makes sure the dropped database is closed now, not at some later cycle."""
     from dbt.adapters.duckdb.connections import DuckDBConnectionManager
     from dbt.adapters.factory import cleanup_connections
 
     cleanup_connections()
-    with DuckDBConnectionManager._LOCK:
-        if DuckDBConnectionManager._ENV is not None:
-            DuckDBConnectionManager._ENV.close()
-            DuckDBConnectionManager._ENV = None
+    DuckDBConnectionManager.close_all_connections()
+    gc.collect()

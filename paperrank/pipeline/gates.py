@@ -2,56 +2,50 @@
 
 Importing great-expectations takes seconds, and dbt cannot open the working warehouse while
 another process reads it.  So this process reads the raw tables first (read-only, closed at
-once), then forks one child that imports great-expectations and checks them while dbt builds
-here; when the build is done the child checks the marts (read-only, dbt has let go of the
-file).  Nothing is published unless both verdicts pass, in that order.  Each report goes to
-the pipeline's log, and to the screen when its gate fails.  The child ends with the pipeline:
-if this process dies, the child's pipe closes and it stops.
+once), then starts one child (spawned, not forked: DuckDB has threads running here by then)
+that imports great-expectations and checks them while dbt builds here; when the build is done
+the child checks the marts (read-only, dbt has let go of the file).  Nothing is published
+unless both verdicts pass, in that order.  Each report goes to the pipeline's log, and to the
+screen when its gate fails.  The child ends with the pipeline: if this process dies, the
+child's pipe closes and it stops.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import multiprocessing
 import os
-import signal
-import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pandas as pd
 
+from paperrank.core.errors import CheckFailed
 from paperrank.pipeline.settings import Settings
 
 
-class GateFailed(RuntimeError):
+class GateFailed(CheckFailed):
     """A quality gate failed (its report has been printed); nothing is published."""
-
-
-def _arguments(stage: str, chosen: Settings) -> argparse.Namespace:
-    from paperrank.quality.validate import DEFAULT_DOCS
-
-    return argparse.Namespace(stage=stage, taxonomy=chosen.taxonomy, top_n=chosen.top_n,
-                              profile=chosen.profile if stage == "raw" else None,
-                              engine=chosen.engine, docs_dir=DEFAULT_DOCS)
 
 
 def _check(stage: str, chosen: Settings, frames: dict[str, pd.DataFrame] | None) -> tuple[int, str]:
     from paperrank.quality import validate
 
+    checks = validate.Checks(stage=stage, taxonomy=chosen.taxonomy, top_n=chosen.top_n,
+                             profile=chosen.profile if stage == "raw" else None,
+                             engine=chosen.engine)
     report = io.StringIO()
     try:
         with contextlib.redirect_stdout(report):
-            code = validate.run(_arguments(stage, chosen), frames)
+            passed = validate.check(checks, frames)
     except (OSError, ValueError) as error:
         return 2, f"{report.getvalue()}error: {error}\n"
-    return code, report.getvalue()
+    return (0 if passed else 1), report.getvalue()
 
 
 def _child(pipe: Connection, chosen: Settings, raw: dict[str, pd.DataFrame]) -> None:
-    """The forked gate process: raw verdict now, marts verdict when told the build is done."""
+    """The gate process: raw verdict now, marts verdict when told the build is done."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)  # library chatter; the reports travel through the pipe
     pipe.send(_check("raw", chosen, raw))
@@ -72,18 +66,12 @@ class Gates:
 
         self.log = log
         frames = read_stage("raw", db_path(), chosen.taxonomy)
-        self.pipe, child_end = multiprocessing.Pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child: check, report through the pipe, leave without cleanup
-            code = 0
-            try:
-                self.pipe.close()
-                _child(child_end, chosen, frames)
-            except BaseException:
-                code = 1
-            finally:
-                os._exit(code)
-        child_end.close()  # the frames stay in the child only
+        spawn = multiprocessing.get_context("spawn")
+        self.pipe, child_end = spawn.Pipe()
+        self.child = spawn.Process(target=_child, args=(child_end, chosen, frames),
+                                   name="paperrank-gates", daemon=True)
+        self.child.start()
+        child_end.close()  # the frames went to the child; this end is the child's
 
     def raw(self) -> None:
         self._verdict("raw")
@@ -107,9 +95,7 @@ class Gates:
     def stop(self) -> None:
         """Close the pipe (a waiting child then ends) and reap the child."""
         self.pipe.close()
-        for _ in range(50):
-            if os.waitpid(self.pid, os.WNOHANG) != (0, 0):
-                return
-            time.sleep(0.1)
-        os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
+        self.child.join(timeout=5)
+        if self.child.is_alive():
+            self.child.kill()
+            self.child.join()

@@ -1,5 +1,6 @@
-"""`python -m paperrank.pipeline rank`: everything after loading, in one process (write, audit, publish).
+"""`paperrank rank`: everything after loading, in one process (write, audit, publish).
 
+
     dbt build (tests included) | raw checks -> mart checks -> marts agree -> publish -> export
     -> the experts' report
 
@@ -15,48 +16,48 @@ wall time; nothing is published unless every verdict passed.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from paperrank.core.errors import PaperrankError
+import click
+
+from paperrank.cli.options import settings_options
+from paperrank.core import config
+from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.warehouse import db_path, open_duckdb
 from paperrank.engines import dbt_target
 from paperrank.pipeline import consistency, settings
 from paperrank.pipeline.dbt import Dbt
 from paperrank.pipeline.gates import Gates
 from paperrank.pipeline.settings import Settings
+from paperrank.pipeline.summary import category_summary
 from paperrank.publish import export_files, fingerprint, publish, report_files, versions
 from paperrank.publish.locks import check_writable
 
-DEFAULT_EXPORT_DIR = Path("exports")
-DEFAULT_REPORT_DIR = Path("output") / "report"
-DEFAULT_LOG = Path(os.environ.get("DBT_LOG_PATH") or "logs") / "pipeline.log"  # beside dbt.log
+DEFAULT_EXPORT_DIR = config.DEFAULT_EXPORT_DIR
+DEFAULT_REPORT_DIR = config.DEFAULT_REPORT_DIR
+DEFAULT_LOG = config.dbt_log_path() / "pipeline.log"  # beside dbt.log
 
 
-class AuditFailed(RuntimeError):
-    """The marts disagree; nothing was published."""
+class AuditFailed(CheckFailed):
+    """The marts disagree (the marts-agree check); nothing was published."""
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    settings.add_arguments(parser)
-    parser.add_argument("--export-dir", type=Path, default=DEFAULT_EXPORT_DIR,
-                        help=f"folder of the category CSVs (default {DEFAULT_EXPORT_DIR})")
-    parser.add_argument("--report-dir", type=Path, default=DEFAULT_REPORT_DIR,
-                        help=f"folder of the experts' report pages (default {DEFAULT_REPORT_DIR})")
-    parser.add_argument("--bom", action="store_true",
-                        help="start each CSV with a UTF-8 byte order mark (for Excel)")
-    parser.add_argument("--log", type=Path, default=DEFAULT_LOG,
-                        help=f"file the quality reports are appended to (default {DEFAULT_LOG})")
-
-
-def run(args: argparse.Namespace) -> int:
-    chosen = settings.from_args(args)
-    rank(chosen, args.export_dir, args.bom, args.log, args.report_dir)
-    return 0
+@click.command("rank", help=__doc__)
+@settings_options
+@click.option("--export-dir", type=click.Path(path_type=Path), default=DEFAULT_EXPORT_DIR,
+              help=f"folder of the category CSVs (default {DEFAULT_EXPORT_DIR})")
+@click.option("--report-dir", type=click.Path(path_type=Path), default=DEFAULT_REPORT_DIR,
+              help=f"folder of the experts' report pages (default {DEFAULT_REPORT_DIR})")
+@click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
+@click.option("--log", type=click.Path(path_type=Path), default=DEFAULT_LOG,
+              help="file the quality reports are appended to "
+                   "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
+def command(chosen: Settings, export_dir: Path, report_dir: Path, bom: bool, log: Path) -> None:
+    rank(chosen, export_dir, bom, log, report_dir)
+    print(category_summary(publish.published_path()), flush=True)
 
 
 def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
@@ -70,7 +71,7 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
     working = db_path()
     if not working.exists():
         raise PaperrankError(f"no working warehouse at {working}; load data first "
-                                "(python -m paperrank.ingest ..., python -m paperrank.classify ...)")
+                                "(paperrank ingest ..., paperrank classify ...)")
     settings.check(chosen, working, one_venue=True)  # every setting, before anything runs
     check_targets(export_dir, report_dir)
     check_writable(working)

@@ -1,4 +1,5 @@
-"""The ranking's settings, as flags, as dbt vars: one definition for every command.
+"""The ranking's settings, as dbt vars, checked: one definition for every command (the
+options: paperrank.cli.options, which builds a `Settings` and calls `check_values`).
 
 Settings are data, never code.  dbt renders a string var as a Jinja template whenever it
 holds one of `{{ {% {# }} %} #}` (`dbt.clients.jinja.get_rendered`, called by `var()`), so
@@ -20,16 +21,17 @@ one line naming the setting, the value and what is allowed.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paperrank.core import config
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import read_seed
-from paperrank.engines import ENGINES
+
+ENGINES = ("duckdb", "spark")  # paperrank.engines.ENGINES, without importing DuckDB
 
 # dbt's own test for "this text is a template" (dbt/clients/jinja.py, _HAS_RENDER_CHARS_PAT)
 JINJA = re.compile(r"({[{%#]|[#}%]})")
@@ -87,13 +89,13 @@ CHOICES: dict[str, tuple[str, ...]] = {"rank_uncertainty_method": ("auto", "boot
 
 @dataclass(frozen=True)
 class Settings:
-    taxonomy: str = "icml2026"
-    top_n: int = 30
-    weight_set: str = "article_2026"
+    taxonomy: str = config.DEFAULT_TAXONOMY
+    top_n: int = config.DEFAULT_TOP_N
+    weight_set: str = config.DEFAULT_WEIGHT_SET
     venue: str | None = None
     label_model: str | None = None
     profile: str | None = None  # review-form profile of the raw checks (not a dbt var)
-    engine: str = "duckdb"  # the engine dbt builds on (engines.ENGINES; not a dbt var)
+    engine: str = config.DEFAULT_ENGINE  # the engine dbt builds on (engines.ENGINES; not a dbt var)
     # the other dbt vars given explicitly (rank uncertainty, weight sensitivity); the rest
     # keep dbt_project.yml's defaults
     extra: tuple[tuple[str, Any], ...] = field(default=())
@@ -241,59 +243,3 @@ def _q(text: str | None) -> str:
 def _shown(value: object) -> str:
     text = value if isinstance(value, str) else repr(value)
     return json.dumps(text[:80] + ("..." if len(text) > 80 else ""), ensure_ascii=False)
-
-
-def _whole_number(text: str) -> int:
-    try:
-        return int(NUMBERS["top_n"].parse("top_n", text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}") from None
-
-
-def _number(name: str):
-    def parse(text: str) -> int | float:
-        try:
-            return NUMBERS[name].parse(name, text)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-    parse.__name__ = name
-    return parse
-
-
-def _flag(name: str) -> str:
-    return "--" + name.replace("_", "-")
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    defaults = Settings()
-    parser.add_argument("--taxonomy", default=defaults.taxonomy,
-                        help=f"taxonomy of seeds/taxonomies.csv (default {defaults.taxonomy})")
-    parser.add_argument("--top-n", type=_whole_number, default=defaults.top_n,
-                        help=f"shortlist size per ranked category (default {defaults.top_n})")
-    parser.add_argument("--weight-set", default=defaults.weight_set,
-                        help=f"weights of seeds/composite_weights.csv (default {defaults.weight_set})")
-    parser.add_argument("--venue", default="", help="rank this venue only (default: every venue)")
-    parser.add_argument("--label-model", default="",
-                        help="use labels of this model only (default: the latest label of any model)")
-    parser.add_argument("--profile", default="",
-                        help="review-form profile of the raw checks (default: found per venue)")
-    parser.add_argument("--engine", choices=ENGINES, default=defaults.engine,
-                        help=f"engine dbt builds on (default {defaults.engine}; spark: README \"Spark\")")
-    for name, number in NUMBERS.items():
-        if name != "top_n":
-            parser.add_argument(_flag(name), type=_number(name), default=None, dest=name,
-                                help=f"{number.help}: {number.allowed()} "
-                                     "(default: dbt_project.yml)")
-    for name, allowed in CHOICES.items():
-        parser.add_argument(_flag(name), default=None, dest=name,
-                            help=f"one of {', '.join(allowed)} (default: dbt_project.yml)")
-
-
-def from_args(args: argparse.Namespace) -> Settings:
-    extra = tuple((name, getattr(args, name)) for name in (*NUMBERS, *CHOICES)
-                  if name != "top_n" and getattr(args, name, None) not in (None, ""))
-    chosen = Settings(taxonomy=args.taxonomy, top_n=args.top_n, weight_set=args.weight_set,
-                      venue=args.venue or None, label_model=args.label_model or None,
-                      profile=args.profile or None, engine=args.engine, extra=extra)
-    check_values(chosen)
-    return chosen

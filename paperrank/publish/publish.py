@@ -15,10 +15,10 @@ from pathlib import Path
 
 import duckdb
 
+from paperrank.core import config
 from paperrank.core.errors import PaperrankError
 from paperrank.publish import versions
 
-DEFAULT_PUBLISHED = Path("warehouse") / "published.duckdb"
 # what analysts get: every table of these schemas, plus these single relations
 SCHEMAS = ("marts", "seeds")
 RELATIONS = (("staging", "stg_raw__rejected_records"),)
@@ -26,7 +26,7 @@ RELATIONS = (("staging", "stg_raw__rejected_records"),)
 
 def published_path() -> Path:
     """The published warehouse: `PAPERRANK_PUBLISHED_DB` if set."""
-    return Path(os.environ.get("PAPERRANK_PUBLISHED_DB") or DEFAULT_PUBLISHED)
+    return config.published_db()
 
 
 def require_published(path: Path) -> Path:
@@ -65,7 +65,7 @@ def _publish(working: Path, published: Path, staged: Path, keep: int,
             con.execute(f"attach {_literal(str(working))} as work (read_only)")
         else:
             _attach_spark_tables(con)
-        build_id = con.execute("select min(build_id) from work.marts.build_settings").fetchone()[0]
+        build_id = con.execute("select min(build_id) from work.marts.build_settings").fetchall()[0][0]
         if build_id is None:
             raise PaperrankError(f"{working} has no marts.build_settings row: nothing to publish")
         for schema, table, comment in _relations(con):

@@ -1,4 +1,4 @@
-"""`python -m paperrank.pipeline publications`: the kept publications, in publication order.
+"""`paperrank publications`: the kept publications, in publication order.
 
 The history is what `make rollback` walks back (`paperrank.publish.versions.history`); kept
 builds that a rollback withdrew are listed after it, marked.  Only well-formed publications
@@ -7,18 +7,14 @@ are versions: a stray file in the versions folder (a `.duckdb.wal`, a copy) is n
 
 from __future__ import annotations
 
-import argparse
-
+import click
 import duckdb
 
 from paperrank.publish import publish, versions
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    del parser  # no options
-
-
-def run(args: argparse.Namespace) -> int:
+@click.command("publications", help=__doc__)
+def command() -> None:
     published = publish.require_published(publish.published_path())
     active = versions.current(published)
     order = versions.history(published)
@@ -41,4 +37,3 @@ def run(args: argparse.Namespace) -> int:
         note = "  (withdrawn by a rollback)" if name in withdrawn else ""
         print(f"{mark} {name}  {detail}{note}")
     print(f"(* = what {published} shows; `make rollback` goes back one in this order)")
-    return 0

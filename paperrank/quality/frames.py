@@ -13,7 +13,7 @@ import duckdb
 import pandas as pd
 
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import SIGNALS, connect
+from paperrank.core.warehouse import SIGNALS, connect, db_path
 from paperrank.engines import open_marts
 
 RAW_SQL = {
@@ -67,7 +67,7 @@ def read_stage(stage: str, db: Path | None, taxonomy: str | None,
     Parquet tables are read through DuckDB views, so the queries are the same).
     """
     queries = RAW_SQL if stage == "raw" else MART_SQL
-    con = connect(db, read_only=True) if stage == "raw" else open_marts(engine, db)
+    con = connect(db, read_only=True) if stage == "raw" else open_marts(engine, db or db_path())
     try:
         frames = {}
         for name, sql in queries.items():

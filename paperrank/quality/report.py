@@ -48,6 +48,7 @@ def findings(outcomes: list[SuiteOutcome]) -> list[Finding]:
 
 def _finding(suite: TableSuite, result: ExpectationValidationResult) -> Finding:
     config = result.expectation_config
+    assert config is not None, "a validation result always names its expectation"
     kwargs = config.kwargs
     columns = _columns(kwargs, CHECKED_KWARGS)
     detail = result.result or {}

@@ -1,4 +1,4 @@
-"""`python -m paperrank.quality seeds`: check the seed CSVs before `dbt seed` / `dbt build` loads them.
+"""`paperrank quality seeds`: check the seed CSVs before `dbt seed` / `dbt build` loads them.
 
 dbt reads a seed with agate's CSV sniffer: a row with a missing or extra field, an unclosed
 quote or a value its declared type cannot hold ends in a long traceback that names neither
@@ -10,12 +10,14 @@ Exit 0 when every seed is well formed, 1 when one is not.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 from pathlib import Path
 
+import click
 import yaml
+
+from paperrank.core.errors import CheckFailed
 
 DEFAULT_SEEDS = Path("seeds")
 BOOLEANS = {"true", "false"}  # what the seeds use; dbt would also take other spellings
@@ -23,22 +25,23 @@ INTEGER_TYPES = {"integer", "int", "bigint", "smallint", "tinyint", "hugeint"}
 NUMBER_TYPES = {"double", "float", "real", "decimal", "numeric"}
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seeds-dir", type=Path, default=DEFAULT_SEEDS,
-                        help=f"folder of the seed CSVs and their YAML (default {DEFAULT_SEEDS})")
+class SeedCheckFailed(CheckFailed):
+    """A seed CSV is malformed (each problem printed as one line naming file and line)."""
 
 
-def run(args: argparse.Namespace) -> int:
-    problems = check_folder(args.seeds_dir)
+@click.command("seeds", help=__doc__)
+@click.option("--seeds-dir", type=click.Path(path_type=Path), default=DEFAULT_SEEDS,
+              help=f"folder of the seed CSVs and their YAML (default {DEFAULT_SEEDS})")
+def command(seeds_dir: Path) -> None:
+    problems = check_folder(seeds_dir)
     for problem in problems:
         print(problem)
-    seeds = sorted(args.seeds_dir.glob("*.csv"))
+    seeds = sorted(seeds_dir.glob("*.csv"))
     if problems:
         print(f"seed check FAILED: {len(problems)} problem(s) in {len(seeds)} seed files; "
               "fix them before dbt seed")
-        return 1
-    print(f"seed check passed: {len(seeds)} seed files in {args.seeds_dir}")
-    return 0
+        raise SeedCheckFailed(f"the seed check failed: {len(problems)} problem(s) (above)")
+    print(f"seed check passed: {len(seeds)} seed files in {seeds_dir}")
 
 
 def check_folder(folder: Path) -> list[str]:

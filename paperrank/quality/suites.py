@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import great_expectations.expectations as gxe
 import pandas as pd
+from great_expectations.expectations.expectation_configuration import FailureSeverity
 
 from paperrank.core.seeds import ranking_signals
 from paperrank.core.warehouse import SIGNALS
@@ -100,7 +101,7 @@ def _accepted_suite(accepted: pd.DataFrame, taxonomy: str | None) -> TableSuite:
     ]
     if taxonomy:
         expectations.append(gxe.ExpectColumnValuesToBeInSet(
-            column="has_label", value_set=[True], severity="warning",
+            column="has_label", value_set=[True], severity=FailureSeverity.WARNING,
             description=f"every accepted paper has a label of taxonomy {taxonomy} in "
                         "raw.paper_labels (unlabelled papers are excluded as no_label)"))
     return TableSuite("raw.papers accepted, with reviews", "raw.papers", accepted,
@@ -177,7 +178,7 @@ def mart_suites(frames: dict[str, pd.DataFrame], ranked: list[str] | None,
         TableSuite("marts.paper_rankings per category", "marts.paper_rankings", counts,
                    ["venue", "category"], [
             gxe.ExpectColumnValuesToBeBetween(
-                column="papers", min_value=top_n, severity="warning",
+                column="papers", min_value=top_n, severity=FailureSeverity.WARNING,
                 description=f"each ranked category has at least top_n={top_n} papers "
                             "(a smaller one gives the experts a shorter list)"),
         ]),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -82,9 +83,9 @@ def _suite(outcome: SuiteOutcome, found: list[Finding]) -> str:
     rows = []
     for result in outcome.result.results:
         config = result.expectation_config
+        assert config is not None, "a validation result always names its expectation"
         columns = [str(v) for key in ("column", "column_A", "column_B", "column_list")
-                   for v in (config.kwargs.get(key) if isinstance(config.kwargs.get(key), list)
-                             else [config.kwargs.get(key)]) if v is not None]
+                   for v in _listed(config.kwargs.get(key)) if v is not None]
         level = "passed" if result.success else next(
             (f.level for f in found if f.suite == outcome.suite.name
              and f.expectation == config.type and f.description == (config.description or "")),
@@ -103,3 +104,8 @@ def _table(frame: pd.DataFrame) -> str:
     body = "".join("<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in row) + "</tr>"
                    for row in frame.itertuples(index=False, name=None))
     return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _listed(value: Any) -> list[Any]:
+    """A kwarg that names one column or a list of them, as a list."""
+    return value if isinstance(value, list) else [value]

@@ -1,4 +1,4 @@
-"""`python -m paperrank.quality test-failures`: show the rows behind every dbt test that failed.
+"""`paperrank quality test-failures`: show the rows behind every dbt test that failed.
 
 dbt reports a failing data test as "Got 2 results, configured to fail if != 0" and leaves the
 reader to run the test's SQL.  This reads the last run's artifacts (run_results.json and
@@ -12,36 +12,51 @@ does); it exits 1 when the last run had a failing test, else 0.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
-import os
 from pathlib import Path
 from typing import Any
 
+import click
 import duckdb
 
+from paperrank.core import config
+from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.warehouse import db_path
 
 SHOWN_ROWS = 10
 # dbt's built-in unique and accepted_values tests name the tested column like this
 TESTED_VALUE_COLUMNS = {"unique_field", "value_field"}
-DEFAULT_TARGET = Path(os.environ.get("DBT_TARGET_PATH") or "target")  # where dbt writes it
+DEFAULT_TARGET = config.dbt_target_path()  # where dbt writes it
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--target-path", type=Path, default=DEFAULT_TARGET,
-                        help=f"dbt's target folder of the run to explain (default {DEFAULT_TARGET})")
+class DbtTestsFailed(CheckFailed):
+    """dbt data tests failed in the last run (their offending rows are printed)."""
 
 
-def run(args: argparse.Namespace) -> int:
-    results_file = args.target_path / "run_results.json"
+@click.command("test-failures", help=__doc__)
+@click.option("--target-path", type=click.Path(path_type=Path), default=DEFAULT_TARGET,
+              help="dbt's target folder of the run to explain (default: DBT_TARGET_PATH or target/)")
+def command(target_path: Path) -> None:
+    failed = explain_failures(target_path)
+    if failed:
+        raise DbtTestsFailed(f"{failed} dbt test(s) failed in the last run (rows above)")
+
+
+def explain_failures(target_path: Path) -> int:
+    """Print every unmet test of the last run with its offending rows; return how many failed
+    (warnings are printed but not counted)."""
+    results_file = target_path / "run_results.json"
     if not results_file.exists():
-        raise FileNotFoundError(f"{results_file} not found: run dbt build first")
-    run_results = json.loads(results_file.read_text(encoding="utf-8"))
-    results = run_results["results"]
+        raise PaperrankError(f"{results_file} not found: run dbt build first")
+    try:
+        run_results = json.loads(results_file.read_text(encoding="utf-8"))
+        results = run_results["results"]
+    except (ValueError, KeyError, TypeError) as error:
+        raise PaperrankError(f"{results_file} is not dbt's run_results.json ({error}); run dbt "
+                             "build again") from None
     generated = run_results.get("metadata", {}).get("generated_at", "an unknown time")
-    nodes = _manifest_nodes(args.target_path / "manifest.json")
+    nodes = _manifest_nodes(target_path / "manifest.json")
     unmet = [r for r in results
              if r["unique_id"].startswith("test.") and r["status"] in ("fail", "warn", "error")]
     if not unmet:
@@ -55,13 +70,18 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if con is not None:
             con.close()
-    return 1 if any(r["status"] in ("fail", "error") for r in unmet) else 0
+    return sum(r["status"] in ("fail", "error") for r in unmet)
 
 
 def _manifest_nodes(path: Path) -> dict[str, dict[str, Any]]:
     if not path.exists():
         return {}
-    return json.loads(path.read_text(encoding="utf-8"))["nodes"]
+    try:
+        nodes: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["nodes"]
+    except (ValueError, KeyError, TypeError) as error:
+        raise PaperrankError(f"{path} is not dbt's manifest.json ({error}); run dbt build "
+                             "again") from None
+    return nodes
 
 
 def explain(result: dict[str, Any], node: dict[str, Any], nodes: dict[str, dict[str, Any]],
@@ -83,7 +103,7 @@ def explain(result: dict[str, Any], node: dict[str, Any], nodes: dict[str, dict[
     for row in rows:
         text = ", ".join(f"{c}={_show(v)}" for c, v in zip(columns, row, strict=True))
         if csv_lines is not None:
-            named = {node.get("column_name") if c in TESTED_VALUE_COLUMNS else c: v
+            named = {str(node.get("column_name")) if c in TESTED_VALUE_COLUMNS else c: v
                      for c, v in zip(columns, row, strict=True)}
             where = _matching_lines(named, *csv_lines)
             if where:

@@ -1,4 +1,4 @@
-"""`python -m paperrank.quality validate --stage raw|marts|all`: the quality gate around `dbt build`.
+"""`paperrank validate --stage raw|marts|all`: the quality gate around `dbt build`.
 
 The raw stage runs before dbt (ids, score scales, reviews per paper, primary areas), the marts
 stage after it (finite scores, one contiguous rank per paper, category sizes).  The warehouse
@@ -8,11 +8,14 @@ when every check passes (warnings included), 1 when one fails, 2 when the run ca
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass
 from pathlib import Path
 
+import click
 import pandas as pd
 
+from paperrank.core import config
+from paperrank.core.errors import CheckFailed
 from paperrank.core.warehouse import db_path
 from paperrank.engines import ENGINES, marts_location
 from paperrank.quality.engine import SuiteOutcome, run_suites
@@ -26,49 +29,69 @@ DEFAULT_DOCS = Path("output") / "quality" / "data_docs"
 STAGES = {"raw": ["raw"], "marts": ["marts"], "all": ["raw", "marts"]}
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--stage", choices=sorted(STAGES), required=True,
-                        help="raw (before dbt build), marts (after it) or all")
-    parser.add_argument("--taxonomy",
-                        help="taxonomy the labels and marts use (checks labels and categories)")
-    parser.add_argument("--top-n", type=int, default=30,
-                        help="papers each ranked category should have (smaller: warning)")
-    parser.add_argument("--profile",
-                        help="review-form profile for every venue (default: resolved per venue)")
-    parser.add_argument("--engine", choices=ENGINES, default="duckdb",
-                        help="engine whose marts the marts stage checks (default duckdb)")
-    parser.add_argument("--docs-dir", type=Path, default=DEFAULT_DOCS,
-                        help=f"GX Data Docs folder, one site per stage (default {DEFAULT_DOCS})")
+class QualityChecksFailed(CheckFailed):
+    """A great-expectations suite failed (the report above names the expectation and rows)."""
 
 
-def run(args: argparse.Namespace, frames: dict[str, pd.DataFrame] | None = None) -> int:
-    """Check the stage(s); `frames` are the stage's tables when the caller has read them
-    already (the pipeline reads the raw tables before dbt takes the file, checks them beside it)."""
+@dataclass(frozen=True)
+class Checks:
+    """What the suites check against: the stage, and the settings the marts were built with."""
+
+    stage: str
+    taxonomy: str | None = None
+    top_n: int = config.DEFAULT_TOP_N
+    profile: str | None = None
+    engine: str = config.DEFAULT_ENGINE
+    docs_dir: Path = DEFAULT_DOCS
+
+
+@click.command("validate", help=__doc__)
+@click.option("--stage", type=click.Choice(sorted(STAGES)), required=True,
+              help="raw (before dbt build), marts (after it) or all")
+@click.option("--taxonomy", help="taxonomy the labels and marts use (checks labels and categories)")
+@click.option("--top-n", type=int, default=config.DEFAULT_TOP_N,
+              help=f"papers each ranked category should have (smaller: warning; default {config.DEFAULT_TOP_N})")
+@click.option("--profile", help="review-form profile for every venue (default: resolved per venue)")
+@click.option("--engine", type=click.Choice(ENGINES), default=config.DEFAULT_ENGINE,
+              help=f"engine whose marts the marts stage checks (default {config.DEFAULT_ENGINE})")
+@click.option("--docs-dir", type=click.Path(path_type=Path), default=DEFAULT_DOCS,
+              help=f"GX Data Docs folder, one site per stage (default {DEFAULT_DOCS})")
+def command(stage: str, taxonomy: str | None, top_n: int, profile: str | None, engine: str,
+            docs_dir: Path) -> None:
+    if not check(Checks(stage, taxonomy, top_n, profile, engine, docs_dir)):
+        raise QualityChecksFailed(f"the {stage} quality checks failed (report above)")
+
+
+def check(checks: Checks, frames: dict[str, pd.DataFrame] | None = None) -> bool:
+    """Check the stage(s), print each report; True when every check passed (warnings allowed).
+
+    `frames` are the stage's tables when the caller has read them already (the pipeline reads
+    the raw tables before dbt takes the file, checks them beside it)."""
     db = db_path()
-    ranked = ranked_categories(args.taxonomy) if args.taxonomy else None
+    ranked = ranked_categories(checks.taxonomy) if checks.taxonomy else None
     failed = False
-    for stage in STAGES[args.stage]:
-        suites = build_suites(stage, db, args, ranked, frames)
+    for stage in STAGES[checks.stage]:
+        suites = build_suites(stage, db, checks, ranked, frames)
         # one Data Docs site per stage: each run's index lists only that run's results
-        docs = args.docs_dir / stage
+        docs = checks.docs_dir / stage
         outcomes = run_suites(suites, docs)
         notes = [note for suite in suites for note in suite.warnings]
-        source = db if stage == "raw" else marts_location(args.engine, db)
+        source = db if stage == "raw" else marts_location(checks.engine, db)
         summary = write_summary(docs / "summary.html", stage, source, outcomes, notes)
         print(render(stage, source, outcomes, notes, docs / "index.html", summary))
         failed |= _failed(outcomes)
-    return 1 if failed else 0
+    return not failed
 
 
-def build_suites(stage: str, db: Path, args: argparse.Namespace, ranked: list[str] | None,
+def build_suites(stage: str, db: Path, checks: Checks, ranked: list[str] | None,
                  frames: dict[str, pd.DataFrame] | None = None) -> list[TableSuite]:
     """Read the stage's tables unless given (the file is closed on return); build its suites."""
     if frames is None:
-        frames = read_stage(stage, db, args.taxonomy, args.engine)
+        frames = read_stage(stage, db, checks.taxonomy, checks.engine)
     if stage == "raw":
         venues = sorted(frames["papers"]["venue"].dropna().unique())
-        return raw_suites(frames, venue_scales(venues, args.profile), args.taxonomy)
-    return mart_suites(frames, ranked, args.taxonomy, args.top_n)
+        return raw_suites(frames, venue_scales(venues, checks.profile), checks.taxonomy)
+    return mart_suites(frames, ranked, checks.taxonomy, checks.top_n)
 
 
 def _failed(outcomes: list[SuiteOutcome]) -> bool:

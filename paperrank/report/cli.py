@@ -1,4 +1,4 @@
-"""python -m paperrank.report [--db PATH] [--venue NAME] [--out-dir DIR]
+"""`paperrank report [--db PATH] [--venue NAME] [--out-dir DIR]`: the experts' report.
 
 Writes one self-contained HTML page per venue of the warehouse's marts (default: the published
 warehouse, PAPERRANK_PUBLISHED_DB) and prints where each page is.
@@ -6,46 +6,35 @@ warehouse, PAPERRANK_PUBLISHED_DB) and prints where each page is.
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 from pathlib import Path
 
+import click
+
+from paperrank.core import config
+from paperrank.core.errors import PaperrankError
 from paperrank.report import marts, render
 
-DEFAULT_DB = Path("warehouse") / "published.duckdb"
+DEFAULT_DB = config.DEFAULT_PUBLISHED
 
 
 def default_db() -> Path:
-    return Path(os.environ.get("PAPERRANK_PUBLISHED_DB") or DEFAULT_DB)
+    return config.published_db()
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m paperrank.report", description=__doc__.splitlines()[2])
-    parser.add_argument("--db", type=Path, default=default_db(),
-                        help="warehouse to read (default: PAPERRANK_PUBLISHED_DB, else %(default)s)")
-    parser.add_argument("--venue", action="append",
-                        help="venue to report on (repeatable; default: every ranked venue)")
-    parser.add_argument("--out-dir", type=Path, default=Path("output") / "report",
-                        help="folder for the pages (default: %(default)s)")
-    parser.add_argument("--below", type=int, default=render.BELOW_CUT,
-                        help="papers shown below each shortlist's cut (default: %(default)s)")
-    args = parser.parse_args(argv)
-    if args.below < 0:
-        parser.error(f"--below must be 0 or more, not {args.below}")
-    return args
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    try:
-        written = write_reports(args.db, args.out_dir, args.venue, args.below)
-    except marts.MartsError as error:
-        print(f"report: {error}", file=sys.stderr)
-        return 1
-    for venue, path in written:
-        print(f"report for {venue}: {path}")
-    return 0
+@click.command("report", help=__doc__)
+@click.option("--db", type=click.Path(path_type=Path), default=None,
+              help=f"warehouse to read (default: PAPERRANK_PUBLISHED_DB, else {DEFAULT_DB})")
+@click.option("--venue", multiple=True,
+              help="venue to report on (repeatable; default: every ranked venue)")
+@click.option("--out-dir", type=click.Path(path_type=Path), default=config.DEFAULT_REPORT_DIR,
+              help=f"folder for the pages (default: {config.DEFAULT_REPORT_DIR})")
+@click.option("--below", type=int, default=render.BELOW_CUT,
+              help=f"papers shown below each shortlist's cut (default: {render.BELOW_CUT})")
+def command(db: Path | None, venue: tuple[str, ...], out_dir: Path, below: int) -> None:
+    if below < 0:
+        raise PaperrankError(f"--below must be 0 or more, not {below}")
+    for name, path in write_reports(db or default_db(), out_dir, list(venue) or None, below):
+        print(f"report for {name}: {path}")
 
 
 def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,

@@ -98,7 +98,7 @@ def anchor_for(category: str, used: set[str]) -> str:
 def weights_applied(rankings: pd.DataFrame, signals: list[str]) -> list[tuple[str, float | None]]:
     """The weight each term carries, read off the mart (term / z-score of any paper whose z is
     not 0), for the overview when the build settings do not list the weights."""
-    weights = []
+    weights: list[tuple[str, float | None]] = []
     for signal in signals:
         z = rankings.get(f"z_{signal}")
         term = rankings[f"{signal}_term"]

@@ -11,12 +11,14 @@ from __future__ import annotations
 import base64
 import io
 from dataclasses import dataclass
+from typing import Any
 
 import matplotlib as mpl
 import matplotlib.lines
 import matplotlib.ticker
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
@@ -35,7 +37,7 @@ TOP_COLOUR = "#0072B2"
 REST_COLOUR = "#BBBBBB"
 CONFIDENCE_COLOURS = {"high": "#0072B2", "medium": "#56B4E9", "low": "#E69F00", "none": "#DDDDDD"}
 
-STYLE = {
+STYLE: Any = {  # matplotlib's rc names (typed there as one Literal of every name)
     "svg.fonttype": "none",
     "text.parse_math": False,
     "font.size": 9,
@@ -92,7 +94,7 @@ def why_here(rows: pd.DataFrame, signals: list[str], top_count: int, key: str) -
         y = np.arange(len(rows))
         right = np.zeros(len(rows))
         left = np.zeros(len(rows))
-        handles = []
+        handles: list[Artist] = []
         for position, signal in enumerate(signals):
             terms = rows[f"{signal}_term"].fillna(0.0).to_numpy(dtype=float)
             positive = np.clip(terms, 0, None)
@@ -124,7 +126,7 @@ def why_here(rows: pd.DataFrame, signals: list[str], top_count: int, key: str) -
         fig.legend(handles=handles, loc="outside upper center", ncols=min(len(handles), 7),
                    fontsize=8, handlelength=1.2, columnspacing=1.0)
     strongest = [
-        signal_label(max(signals, key=lambda s, row=row: row[f"{s}_term"] or 0.0))
+        signal_label(max(signals, key=lambda s, row=row: row[f"{s}_term"] or 0.0))  # type: ignore[misc]
         for _, row in rows.head(3).iterrows()
     ] if signals else []
     # one paper, or papers with identical scores: every z-score is 0 (or undefined), so the
@@ -148,7 +150,7 @@ def distribution(scores: pd.Series, is_top: pd.Series, top_count: int, key: str)
     with mpl.rc_context(STYLE):
         fig = new_figure(6.6, 2.3)
         ax = fig.add_subplot()
-        ax.hist([values[top], values[~top]], bins=bins, stacked=True,
+        ax.hist([values[top], values[~top]], bins=bins, stacked=True,  # type: ignore[arg-type]
                 color=[TOP_COLOUR, REST_COLOUR], label=[f"top {top_count}", "below the cut"])
         cut = float(values[top].min()) if top.any() else None
         if cut is not None:

@@ -13,6 +13,8 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from paperrank.core.errors import CheckFailed
+
 REQUIRED = ("paper_rankings", "category_summary", "excluded_papers", "expert_picks")
 RANKING_COLUMNS = (
     "venue", "paper_id", "title", "category", "category_rank", "category_size", "is_top_n",
@@ -25,7 +27,7 @@ UNCERTAINTY_COLUMNS = (
 )
 
 
-class MartsError(RuntimeError):
+class MartsError(CheckFailed):
     """The warehouse lacks what the report needs; the message says what and how to get it."""
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import numpy as np
 import pandas as pd
 from markupsafe import Markup
 
+from paperrank.core.config import source_date_epoch
 from paperrank.report import content, figures
 from paperrank.report.marts import VenueMarts
 
@@ -24,9 +24,9 @@ BELOW_CUT = 10
 
 def generated_at() -> datetime:
     """Now, or SOURCE_DATE_EPOCH when set (reproducible-builds convention), in UTC."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch:
-        return datetime.fromtimestamp(int(epoch), tz=UTC)
+    epoch = source_date_epoch()
+    if epoch is not None:
+        return datetime.fromtimestamp(epoch, tz=UTC)
     return datetime.now(UTC).replace(microsecond=0)
 
 

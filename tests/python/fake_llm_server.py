@@ -13,7 +13,7 @@ of actions consumed one per request (then the default answer):
     {"echo_key": "category"}       a 200 whose category is a long text ending in the API key
     {"echo_key": "fields"}         a valid 200 with the API key in every other field it has
                                    (id, model, finish_reason, rationale), some \\u-escaped
-GET /v1/models lists the models (as `python -m paperrank.classify check` asks for them).
+GET /v1/models lists the models (as `paperrank classify check` asks for them).
 """
 
 from __future__ import annotations

@@ -71,6 +71,10 @@ class Project:
     def python(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         return self.run(sys.executable, "-m", *args, check=check)
 
+    def paperrank(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        """Run `paperrank <args>` (the venv's console script) against this project's warehouse."""
+        return self.run(str(BIN / "paperrank"), *args, check=check)
+
     def dbt(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         return self.run(
             str(BIN / "dbt"), *args,

@@ -1,4 +1,4 @@
-"""`python -m paperrank.classify eval`: agreement between warehouse labels and a file or another set."""
+"""`paperrank classify eval`: agreement between warehouse labels and a file or another set."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import pytest
 from fake_llm_server import seed_papers
 from project import Project
 
-from paperrank.classify.__main__ import COMMANDS
 from paperrank.classify.evaluate import warehouse_labels
-from paperrank.core.dispatch import dispatch
+from paperrank.cli import run as paperrank
 from paperrank.core.warehouse import Batch, connect, write_batch
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -29,7 +28,7 @@ def write_labels(model: str, labels: dict[str, str], at: datetime = T0) -> None:
 
 
 def evaluate(capsys, *argv: str) -> tuple[int, str, str]:
-    code = dispatch("python -m paperrank.classify", None, COMMANDS, argv=["eval", *argv])
+    code = paperrank(["classify", "eval", *argv])
     out, err = capsys.readouterr()
     return code, out, err
 

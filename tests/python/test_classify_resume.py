@@ -17,7 +17,7 @@ N = 16
 
 
 def cli(db: Path, base_url: str) -> list[str]:
-    return [sys.executable, "-m", "paperrank.classify", "run", "--taxonomy", "icml2026", "--base-url",
+    return [sys.executable, "-m", "paperrank", "classify", "run", "--taxonomy", "icml2026", "--base-url",
             base_url, "--concurrency", "2", "--timeout", "5", "--backoff", "0.01",
             "--no-progress"]
 

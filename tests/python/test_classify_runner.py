@@ -1,4 +1,4 @@
-"""`python -m paperrank.classify run` against a real chat-completions server on 127.0.0.1."""
+"""`paperrank classify run` against a real chat-completions server on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ import duckdb
 import pytest
 from fake_llm_server import FakeLLM, seed_papers
 
-from paperrank.classify.__main__ import COMMANDS
 from paperrank.classify.prompt import build_prompt
 from paperrank.classify.taxonomy import load_taxonomy
-from paperrank.core.dispatch import dispatch
+from paperrank.cli import run as paperrank
 
 SECRET = "sk-test-SECRET-4f2a9c"
 ICML = load_taxonomy("icml2026")
@@ -37,7 +36,7 @@ def papers(n: int, **extra) -> list[dict]:
 
 
 def classify(capsys, *argv: str) -> tuple[int, str, str]:
-    code = dispatch("python -m paperrank.classify", None, COMMANDS, argv=["run", *argv])
+    code = paperrank(["classify", "run", *argv])
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -24,10 +24,10 @@ def two_venues(tmp_path_factory: pytest.TempPathFactory) -> Project:
     for venue, seed in (("SYNTH 2026", 1), ("SYNTH 2027", 2)):
         name = venue.replace(" ", "_")
         out, truth = scratch / f"{name}.parquet", scratch / f"{name}_truth.parquet"
-        project.python("paperrank.ingest", "synthetic", "--papers", "600", "--seed", str(seed),
+        project.paperrank("ingest", "synthetic", "--papers", "600", "--seed", str(seed),
                        "--venue", venue, "--out", str(out), "--labels-out", str(truth))
-        project.python("paperrank.ingest", "file", str(out), "--venue", venue, "--profile", "iclr2026")
-        project.python("paperrank.classify", "import", str(truth), "--taxonomy", "icml2026")
+        project.paperrank("ingest", "file", str(out), "--venue", venue, "--profile", "iclr2026")
+        project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
     con = duckdb.connect(str(project.db))
     try:
         ids = [r[0] for r in con.execute("""
@@ -42,7 +42,7 @@ def two_venues(tmp_path_factory: pytest.TempPathFactory) -> Project:
     finally:
         con.close()
     project.dbt("build", "--vars", "{top_n: 5}")
-    project.python("paperrank.pipeline", "publish", "--top-n", "5")
+    project.paperrank("publish", "--top-n", "5")
     return project
 
 
@@ -108,15 +108,15 @@ def test_a_slug_that_escapes_the_folder_is_refused(tmp_path: Path) -> None:
         ",agentic-ai,", ",../../escaped,"), encoding="utf-8")
     project = Project(tmp_path / "w.duckdb", tmp_path, root=root)
     out, truth = tmp_path / "v.parquet", tmp_path / "t.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", "300", "--out", str(out),
+    project.paperrank("ingest", "synthetic", "--papers", "300", "--out", str(out),
                    "--labels-out", str(truth))
-    project.python("paperrank.ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.python("paperrank.classify", "import", str(truth), "--taxonomy", "icml2026")
+    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
+    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
 
     build = project.dbt("build", check=False)
     assert build.returncode != 0 and "matches_pattern_taxonomies_slug" in build.stdout
     project.dbt("run")
-    project.python("paperrank.pipeline", "publish")  # the audit does not re-run dbt's tests
+    project.paperrank("publish")  # the audit does not re-run dbt's tests
     folder = tmp_path / "out" / "exports"
     result = project.dbt("run-operation", "export_category_csvs",
                          "--args", f"{{out_dir: '{folder}'}}", check=False)

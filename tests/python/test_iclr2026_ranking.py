@@ -35,10 +35,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
     labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("iclr2026")
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("paperrank.ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.python("paperrank.classify", "import", str(labels), "--taxonomy", "iclr2026")
+    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
     # what `make rank TAXONOMY=iclr2026` runs: checks, dbt build, audit, publish, export
-    project.python("paperrank.pipeline", "rank", "--taxonomy", "iclr2026",
+    project.paperrank("rank", "--taxonomy", "iclr2026",
                    "--export-dir", str(scratch / "exports" / "iclr2026"))
     return project
 
@@ -130,7 +130,7 @@ def test_exports_one_csv_per_ranked_category(built: Project) -> None:
 
 def test_reloading_the_same_inputs_changes_nothing(built: Project) -> None:
     before = read(built, "select count(*) as n, max(loaded_at) as at from raw.reviews").iloc[0]
-    result = built.python("paperrank.ingest", "file", str(ICLR / "accepted_papers.parquet"),
+    result = built.paperrank("ingest", "file", str(ICLR / "accepted_papers.parquet"),
                           "--venue", "ICLR 2026")
     assert "papers loaded: 5358 (0 new or changed)" in result.stdout
     after = read(built, "select count(*) as n, max(loaded_at) as at from raw.reviews").iloc[0]

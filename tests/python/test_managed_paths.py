@@ -15,12 +15,11 @@ import json
 import os
 import shutil
 import stat
-import sys
 from pathlib import Path
 
 import duckdb
 import pytest
-from project import REPO, Project
+from project import BIN, REPO, Project
 
 from paperrank.publish import publish, versions
 
@@ -31,12 +30,12 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
     scratch = tmp_path_factory.mktemp("managed")
     project = Project(scratch / "w.duckdb", scratch)
     out, truth = scratch / "v.parquet", scratch / "t.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", "200", "--out", str(out),
+    project.paperrank("ingest", "synthetic", "--papers", "200", "--out", str(out),
                    "--labels-out", str(truth))
-    project.python("paperrank.ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile",
+    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile",
                    "iclr2026")
-    project.python("paperrank.classify", "import", str(truth), "--taxonomy", "icml2026")
-    project.python("paperrank.pipeline", "rank", "--top-n", "5", "--profile", "iclr2026",
+    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
+    project.paperrank("rank", "--top-n", "5", "--profile", "iclr2026",
                    "--export-dir", str(scratch / "exports"), "--report-dir", str(scratch / "report"))
     return project
 
@@ -53,14 +52,14 @@ def tree(path: Path) -> str:
 
 
 def export(project: Project, folder: Path, env: dict[str, str] | None = None):
-    return project.run(sys.executable, "-m", "paperrank.pipeline", "export", "--export-dir",
+    return project.run(str(BIN / "paperrank"), "export", "--export-dir",
                        str(folder), check=False) if env is None else _run(project, env, "export",
                                                                           "--export-dir", str(folder))
 
 
 def _run(project: Project, env: dict[str, str], *args: str):
     import subprocess
-    return subprocess.run([sys.executable, "-m", "paperrank.pipeline", *args], cwd=project.root,
+    return subprocess.run([str(BIN / "paperrank"), *args], cwd=project.root,
                           env={**project.env, **env}, capture_output=True, text=True, timeout=600)
 
 
@@ -143,7 +142,7 @@ def test_export_folders_never_nest(built: Project, tmp_path: Path) -> None:
 
 
 def test_rank_refuses_overlapping_paths_before_building(built: Project, tmp_path: Path) -> None:
-    result = built.run(sys.executable, "-m", "paperrank.pipeline", "rank", "--top-n", "5",
+    result = built.run(str(BIN / "paperrank"), "rank", "--top-n", "5",
                        "--export-dir", str(tmp_path / "out"), "--report-dir",
                        str(tmp_path / "out" / "report"), check=False)
     one_line_refusal(result, "REPORT_DIR", "inside EXPORT_DIR")
@@ -164,7 +163,7 @@ def test_stray_files_are_not_publications_and_publications_are_read_only(built: 
     copy.write_bytes(b"not a database")
     try:
         assert versions.listing(published) == [active] or stray not in versions.listing(published)
-        result = built.python("paperrank.pipeline", "publications")
+        result = built.paperrank("publications")
         assert stray.name not in result.stdout and "notes.duckdb" not in result.stdout
         assert stray.exists() and copy.exists()  # not ours to delete either
     finally:

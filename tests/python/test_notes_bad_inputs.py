@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 from notes_testkit import REPO, assert_accounted, note, rejection_kinds, review, write_jsonl
 
-from paperrank.core.dispatch import dispatch
+from paperrank.cli import run as paperrank
 from paperrank.core.warehouse import connect
-from paperrank.ingest.__main__ import COMMANDS
 
 GOOD = note("GOOD")  # every catalogue file also holds this paper and its one review
 
@@ -71,7 +70,7 @@ def warehouse(tmp_path, monkeypatch) -> Path:
 
 
 def cli(*argv: str) -> int:
-    return dispatch("python -m paperrank.ingest", None, COMMANDS, ["notes", *argv])
+    return paperrank(["ingest", "notes", *argv])
 
 
 @pytest.mark.parametrize("name", sorted(LINES))
@@ -151,7 +150,7 @@ def test_a_bad_file_never_shows_a_traceback(tmp_path):
     path = tmp_path / "binary.jsonl"
     path.write_bytes(bytes(range(256)) * 4)
     done = subprocess.run(
-        [sys.executable, "-m", "paperrank.ingest", "notes", str(path), "--venue", "ICLR 2026"],
+        [sys.executable, "-m", "paperrank", "ingest", "notes", str(path), "--venue", "ICLR 2026"],
         cwd=REPO, env={"PAPERRANK_DB": str(tmp_path / "w.duckdb"), "PATH": "/usr/bin:/bin"},
         capture_output=True, text=True, timeout=60,
     )

@@ -175,7 +175,7 @@ def test_missing_signals_are_announced_and_left_empty(tmp_path):
 def test_cli_prints_the_summary(tmp_path):
     env = {"PAPERRANK_DB": str(tmp_path / "w.duckdb"), "PATH": "/usr/bin:/bin"}
     done = subprocess.run(
-        [sys.executable, "-m", "paperrank.ingest", "notes", str(sample_path()), "--venue", "ICLR 2026"],
+        [sys.executable, "-m", "paperrank", "ingest", "notes", str(sample_path()), "--venue", "ICLR 2026"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr

@@ -12,9 +12,8 @@ import pytest
 from notes_testkit import VENUE_ID, assert_accounted, read_sample
 from openreview_fake_server import FakeOpenReview, as_api_note
 
-from paperrank.core.dispatch import dispatch
+from paperrank.cli import run as paperrank
 from paperrank.core.warehouse import SIGNALS, connect
-from paperrank.ingest.__main__ import COMMANDS
 from paperrank.ingest.notes import load_file
 from paperrank.ingest.openreview import fetch_snapshot, venue_name
 from paperrank.ingest.openreview_client import Credentials, OpenReviewClient, RetryPolicy
@@ -85,7 +84,7 @@ def test_gives_up_with_one_clear_line_and_no_partial_snapshot(tmp_path, monkeypa
     faults = {i: ("status", 503, {"Retry-After": "0"}) for i in range(1, 20)}
     with FakeOpenReview(VENUE_ID, [as_api_note(n) for n in read_sample(limit=5)],
                         faults) as server:
-        rc = dispatch("python -m paperrank.ingest", None, COMMANDS, [
+        rc = paperrank(["ingest",
             "openreview", "--venue-id", VENUE_ID, "--base-url", server.base_url,
             "--snapshot-dir", str(tmp_path / "snaps"), "--attempts", "2", "--backoff", "0.01"])
         assert len(server.requests) == 2
@@ -110,7 +109,7 @@ def test_login_uses_the_token_and_never_leaks_the_password(tmp_path, monkeypatch
     monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
     served = [as_api_note(n) for n in read_sample(limit=30)]
     with FakeOpenReview(VENUE_ID, served, credentials=("alice@example.org", PASSWORD)) as server:
-        rc = dispatch("python -m paperrank.ingest", None, COMMANDS, [
+        rc = paperrank(["ingest",
             "openreview", "--venue-id", VENUE_ID, "--base-url", server.base_url,
             "--snapshot-dir", str(tmp_path / "snaps")])
         assert set(server.auth_headers) == {"Bearer tok-123"}
@@ -126,7 +125,7 @@ def test_login_uses_the_token_and_never_leaks_the_password(tmp_path, monkeypatch
 
     monkeypatch.setenv("OPENREVIEW_PASSWORD", "wrong-" + PASSWORD)
     with FakeOpenReview(VENUE_ID, served, credentials=("alice@example.org", PASSWORD)) as server:
-        rc = dispatch("python -m paperrank.ingest", None, COMMANDS, [
+        rc = paperrank(["ingest",
             "openreview", "--venue-id", VENUE_ID, "--base-url", server.base_url,
             "--snapshot-dir", str(tmp_path / "snaps2")])
     out, err = capsys.readouterr()

@@ -13,7 +13,6 @@ import gzip
 import json
 import resource
 import subprocess
-import sys
 import threading
 import time
 import urllib.parse
@@ -22,7 +21,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from project import REPO
+from project import BIN, REPO
 
 from paperrank.ingest.openreview_client import OpenReviewClient, RefusedError, RetryPolicy, Unreachable
 
@@ -96,7 +95,7 @@ def test_a_redirected_login_never_takes_the_password_elsewhere(servers, tmp_path
     origin = servers(lambda h, path, q: send(h, 307, b"", {"Location": f"{other.url}/login"}))
     env = {"OPENREVIEW_USERNAME": "me@example.org", "OPENREVIEW_PASSWORD": PASSWORD,
            "PAPERRANK_DB": str(tmp_path / "w.duckdb"), "PATH": "/usr/bin:/bin"}
-    result = subprocess.run([sys.executable, "-m", "paperrank.ingest", "openreview", "--venue-id",
+    result = subprocess.run([str(BIN / "paperrank"), "ingest", "openreview", "--venue-id",
                              "ICLR.cc/2026/Conference", "--base-url", origin.url,
                              "--snapshot-dir", str(tmp_path / "snaps")], cwd=REPO, env=env,
                             capture_output=True, text=True, timeout=120)

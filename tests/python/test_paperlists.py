@@ -125,7 +125,7 @@ def test_unreadable_files_fail_with_a_clear_error(tmp_path: Path, content: bytes
     path = tmp_path / "broken.json"
     path.write_bytes(content)
     project = Project(tmp_path / "w.duckdb", tmp_path)
-    result = project.python("paperrank.ingest", "file", str(path), "--venue", "ICLR 2026", check=False)
+    result = project.paperrank("ingest", "file", str(path), "--venue", "ICLR 2026", check=False)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
 

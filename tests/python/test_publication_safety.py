@@ -22,7 +22,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from project import REPO, Project, rows
+from project import BIN, REPO, Project, rows
 from test_paperlists import paper, write_json
 
 from paperrank.publish import versions
@@ -35,11 +35,11 @@ def degenerate(tmp_path_factory: pytest.TempPathFactory) -> Project:
     scratch = tmp_path_factory.mktemp("degenerate")
     project = Project(scratch / "w.duckdb", scratch)
     out, truth = scratch / "v.parquet", scratch / "t.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", "200", "--out", str(out),
+    project.paperrank("ingest", "synthetic", "--papers", "200", "--out", str(out),
                    "--labels-out", str(truth))
-    project.python("paperrank.ingest", "file", str(out), "--venue", VENUES[0], "--profile",
+    project.paperrank("ingest", "file", str(out), "--venue", VENUES[0], "--profile",
                    "iclr2026")
-    project.python("paperrank.classify", "import", str(truth), "--taxonomy", "icml2026")
+    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
     con = duckdb.connect(str(project.db))
     try:
         keep = [r[0] for r in con.execute(
@@ -57,7 +57,7 @@ def degenerate(tmp_path_factory: pytest.TempPathFactory) -> Project:
 
 
 def rank(project: Project, *extra: str, venue: str = VENUES[0], check: bool = True):
-    return project.run(sys.executable, "-m", "paperrank.pipeline", "rank", "--profile", "iclr2026",
+    return project.run(str(BIN / "paperrank"), "rank", "--profile", "iclr2026",
                        "--export-dir", str(project.scratch / "exports"), "--report-dir",
                        str(project.scratch / "report"), "--venue", venue, *extra, check=check)
 
@@ -134,7 +134,7 @@ def test_rollback_brings_back_the_report_of_the_build_it_restores(degenerate: Pr
     first = page_hash(report)
     rank(degenerate, "--top-n", "2")
     assert page_hash(report) != first  # another build id on the page
-    result = degenerate.run(sys.executable, "-m", "paperrank.pipeline", "rollback", "--export-dir",
+    result = degenerate.run(str(BIN / "paperrank"), "rollback", "--export-dir",
                             str(degenerate.scratch / "exports"), "--report-dir", str(report))
     assert "report for SYNTH 2026" in result.stdout
     assert page_hash(report) == first
@@ -154,7 +154,7 @@ def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(degene
         original = gates.Gates.__init__
         def read_then_a_loader_commits(self, chosen, log):
             original(self, chosen, log)  # the raw checks have read the tables
-            subprocess.run([sys.executable, "-m", "paperrank.ingest", "file", {str(extra)!r},
+            subprocess.run([str(BIN / "paperrank"), "ingest", "file", {str(extra)!r},
                             "--venue", "SYNTH 2026", "--profile", "iclr2026"], check=True,
                            capture_output=True)
         rank.Gates.__init__ = read_then_a_loader_commits
@@ -198,7 +198,7 @@ def test_a_truncated_working_warehouse_is_one_line(degenerate: Project, tmp_path
     broken = tmp_path / "broken.duckdb"
     broken.write_bytes(degenerate.db.read_bytes()[:5000])
     env = {**degenerate.env, "PAPERRANK_DB": str(broken)}
-    result = subprocess.run([sys.executable, "-m", "paperrank.pipeline", "rank", "--venue",
+    result = subprocess.run([str(BIN / "paperrank"), "rank", "--venue",
                              VENUES[0], "--export-dir", str(tmp_path / "e"), "--report-dir",
                              str(tmp_path / "r")], cwd=REPO, env=env, capture_output=True,
                             text=True, timeout=300)

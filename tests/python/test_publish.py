@@ -91,10 +91,10 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Venue:
     scratch = tmp_path_factory.mktemp("publish")
     project = Project(scratch / "w.duckdb", scratch)
     out, truth = scratch / "v.parquet", scratch / "t.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", "500", "--out", str(out),
+    project.paperrank("ingest", "synthetic", "--papers", "500", "--out", str(out),
                    "--labels-out", str(truth))
-    project.python("paperrank.ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.python("paperrank.classify", "import", str(truth), "--taxonomy", "icml2026")
+    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
+    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
     v = Venue(project)
     result = v.make("rank", "TOP_N=5", "PROFILE=iclr2026")
     assert str(project.published) in result.stdout  # make rank prints the published path
@@ -212,9 +212,9 @@ KILL_POINTS = [("[1/7] dbt build", 1.5), ("[3/7] mart checks", 0.2), ("[4/7] mar
 
 
 def run_and_kill(project: Project, exports: Path, marker: str, delay: float) -> bool:
-    """Start `python -m paperrank.pipeline rank`, kill -9 it `delay` s after `marker`; True if killed."""
+    """Start `paperrank rank`, kill -9 it `delay` s after `marker`; True if killed."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "paperrank.pipeline", "rank", "--top-n", "7", "--profile", "iclr2026",
+        [sys.executable, "-m", "paperrank", "rank", "--top-n", "7", "--profile", "iclr2026",
          "--export-dir", str(exports)], cwd=REPO, env=project.env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, start_new_session=True)
     seen = b""
@@ -277,7 +277,7 @@ def test_marts_torn_between_two_builds_are_not_published(venue: Venue) -> None:
     problems = consistency.check(venue.project.db)
     assert any(p.startswith("category_top_n is exactly the is_top_n rows of paper_rankings")
                for p in problems), problems
-    result = venue.project.python("paperrank.pipeline", "publish", "--top-n", "3", check=False)
+    result = venue.project.paperrank("publish", "--top-n", "3", check=False)
     assert result.returncode != 0 and "the marts disagree, nothing was published" in result.stderr
     assert venue.state() == before
 

@@ -1,4 +1,4 @@
-"""`python -m paperrank.quality validate` on a small synthetic warehouse: the clean one passes, and each
+"""`paperrank validate` on a small synthetic warehouse: the clean one passes, and each
 way of breaking it on purpose stops the gate with the table and column named.
 
 The warehouse is built once per module (synthetic venue -> load -> import its true themes ->
@@ -7,7 +7,6 @@ dbt build); each test breaks a copy, so tests stay independent and the suite sta
 
 from __future__ import annotations
 
-import argparse
 import html
 import shutil
 import subprocess
@@ -28,10 +27,10 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> Project:
     scratch = tmp_path_factory.mktemp("quality")
     project = Project(scratch / "clean.duckdb", scratch)
     venue, themes = scratch / "venue.parquet", scratch / "themes.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", "1500", "--out", str(venue),
+    project.paperrank("ingest", "synthetic", "--papers", "1500", "--out", str(venue),
                    "--labels-out", str(themes))
-    project.python("paperrank.ingest", "file", str(venue), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.python("paperrank.classify", "import", str(themes), "--taxonomy", TAXONOMY)
+    project.paperrank("ingest", "file", str(venue), "--venue", "SYNTH 2026", "--profile", "iclr2026")
+    project.paperrank("classify", "import", str(themes), "--taxonomy", TAXONOMY)
     project.dbt("build", "--vars", f"{{taxonomy: {TAXONOMY}}}")
     return project
 
@@ -50,7 +49,7 @@ def broken_copy(clean: Project, tmp_path: Path, statement: str) -> Project:
 
 def gate(project: Project, stage: str, *extra: str) -> subprocess.CompletedProcess[str]:
     """Run the gate as `make validate` does, keeping its Data Docs in the test's folder."""
-    return project.python("paperrank.quality", "validate", "--stage", stage, "--taxonomy", TAXONOMY, "--top-n", "30",
+    return project.paperrank("validate", "--stage", stage, "--taxonomy", TAXONOMY, "--top-n", "30",
         "--profile", "iclr2026", "--docs-dir", str(project.scratch / "docs"), *extra,
         check=False,
     )
@@ -112,9 +111,9 @@ def test_gate_releases_the_warehouse_for_dbt(clean: Project, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """After the gate returns, the same process can open the file for writing (as dbt will)."""
     monkeypatch.setenv("PAPERRANK_DB", str(clean.db))
-    args = argparse.Namespace(stage="marts", taxonomy=TAXONOMY, top_n=30, profile=None,
-                              docs_dir=tmp_path / "docs", db=None, engine="duckdb")
-    assert validate.run(args) == 0
+    checks = validate.Checks(stage="marts", taxonomy=TAXONOMY, top_n=30, profile=None,
+                             docs_dir=tmp_path / "docs", engine="duckdb")
+    assert validate.check(checks)
     duckdb.connect(str(clean.db)).close()
 
 

@@ -133,8 +133,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
     labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("uncertainty")
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("paperrank.ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.python("paperrank.classify", "import", str(labels), "--taxonomy", "iclr2026")
+    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
     project.dbt("seed")
     project.dbt("run", "--vars", "{taxonomy: iclr2026}")
     return project
@@ -153,7 +153,7 @@ class ThreadedProject(Project):
 
 
 def rebuilt(built: Project, name: str, vars_: str, threads: str = "2",
-            select: tuple[str, ...] = ("int_paper_ranks_bootstrapped+", "int_paper_ranks_reweighted+"),
+            select: tuple[str, ...] = ("int_bootstrap_review_draws+", "int_weight_draws+"),
             ) -> Project:
     """A copy of the warehouse with the uncertainty models rebuilt under other settings."""
     scratch = built.scratch / name
@@ -173,7 +173,7 @@ def test_numpy_reproduces_every_replicate_rank(built: Project) -> None:
                              "where paper_id in (select paper_id from marts.paper_rankings)")
     expected = bootstrap_ranks(reviews, papers, range(1, 6))
     actual = read(built.db, "select category, paper_id, replicate, replicate_composite, replicate_rank "
-                            "from intermediate.int_paper_ranks_bootstrapped where replicate <= 5")
+                            "from intermediate.int_bootstrap_paper_ranks where replicate <= 5")
     merged = expected.merge(actual, on=["category", "paper_id", "replicate"], how="outer",
                             indicator=True)
     assert len(merged) == 5 * 1657 and (merged["_merge"] == "both").all()
@@ -259,7 +259,7 @@ def test_normal_method_agrees_with_the_bootstrap_within_the_stated_bound(built: 
     both = read(built.db, """
         select u.category, u.p_top_n as boot, e.p_top_n as normal
         from marts.paper_rank_uncertainty as u
-        inner join intermediate.int_top_n_probabilities_estimated as e using (paper_id)""")
+        inner join intermediate.int_normal_paper_ranks as e using (paper_id)""")
     difference = (both["boot"] - both["normal"]).abs()
     assert difference.max() <= 0.20, difference.max()
     assert difference.mean() <= 0.03, difference.mean()
@@ -276,10 +276,10 @@ def two_threads(built: Project) -> Project:
 
 def test_one_and_two_threads_give_identical_tables(built: Project, two_threads: Project) -> None:
     one = rebuilt(built, "threads1", SMALL_B, threads="1")
-    for table in ("intermediate.int_paper_ranks_bootstrapped", "marts.paper_rank_uncertainty",
+    for table in ("intermediate.int_bootstrap_paper_ranks", "marts.paper_rank_uncertainty",
                   "marts.category_rank_stability", "marts.category_weight_sensitivity",
                   "marts.paper_weight_sensitivity", "marts.category_summary"):
-        order = "1, 2, 3, 4" if "bootstrapped" in table else "1, 2, 3"
+        order = "1, 2, 3, 4" if "bootstrap_paper_ranks" in table else "1, 2, 3"
         a = read(one.db, f"select * from {table} order by {order}")
         b = read(two_threads.db, f"select * from {table} order by {order}")
         pd.testing.assert_frame_equal(a, b, check_exact=True)
@@ -305,14 +305,14 @@ def test_identical_reviews_collapse_every_interval(tmp_path) -> None:
     """A paper whose reviews all agree redraws to itself: every replicate is the point ranking."""
     project = Project(tmp_path / "warehouse.duckdb", tmp_path)
     venue_file, truth = tmp_path / "venue.parquet", tmp_path / "truth.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", "400", "--seed", "3", "--venue", "SAME",
+    project.paperrank("ingest", "synthetic", "--papers", "400", "--seed", "3", "--venue", "SAME",
                    "--out", str(venue_file), "--labels-out", str(truth))
     papers = pd.read_parquet(venue_file)
     for column in ("rating", "confidence", "soundness", "contribution", "presentation"):
         papers[column] = [[list(scores)[0]] * len(scores) for scores in papers[column]]
     papers.to_parquet(venue_file)
-    project.python("paperrank.ingest", "file", str(venue_file), "--venue", "SAME", "--profile", "iclr2026")
-    project.python("paperrank.classify", "import", str(truth), "--taxonomy", "icml2026")
+    project.paperrank("ingest", "file", str(venue_file), "--venue", "SAME", "--profile", "iclr2026")
+    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
     project.dbt("seed")
     project.dbt("run", "--vars", "{top_n: 5, rank_uncertainty_replicates: 40}")
     table = read(project.db, "select * from marts.paper_rank_uncertainty")
@@ -328,9 +328,9 @@ def test_weight_sensitivity_of_large_categories_ranks_only_top_n_candidates(buil
     """With every category counted as large, the papers that cannot reach a scenario's top-N are
     left out of it; the top-N figures stay exact, and ranks are either exact or unknown."""
     pruned = rebuilt(built, "pruned", "{taxonomy: iclr2026, weight_tau_max_papers: 40}",
-                     select=("int_paper_ranks_reweighted+",))
+                     select=("int_weight_draws+",))
     full_rows, pruned_rows = (
-        read(p.db, "select count(*) as n from intermediate.int_paper_ranks_reweighted")["n"][0]
+        read(p.db, "select count(*) as n from intermediate.int_weight_scenario_ranks")["n"][0]
         for p in (built, pruned))
     assert pruned_rows < full_rows / 3
     order = "order by venue, category, scenario"

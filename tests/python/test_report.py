@@ -1,4 +1,4 @@
-"""The experts' report (`python -m paperrank.report`): rendered from real warehouses built by the real
+"""The experts' report (`paperrank report`): rendered from real warehouses built by the real
 loaders and `dbt build`, checked against the marts, and opened in headless Chromium.
 
 Two venues: the real ICLR 2026 data, and a synthetic ICML-like venue with hostile titles,
@@ -46,7 +46,7 @@ def render(project: Project, epoch: str = "1767225600") -> Path:
     """Run the real CLI (generation time fixed by SOURCE_DATE_EPOCH) and return the page it
     says it wrote."""
     result = subprocess.run(
-        [sys.executable, "-m", "paperrank.report", "--db", str(project.db),
+        [sys.executable, "-m", "paperrank", "report", "--db", str(project.db),
          "--out-dir", str(project.scratch / "report")],
         cwd=project.root, env={**project.env, "SOURCE_DATE_EPOCH": epoch},
         capture_output=True, text=True, timeout=600, check=False)
@@ -62,8 +62,8 @@ def iclr(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path]:
     labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("report_iclr")
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("paperrank.ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.python("paperrank.classify", "import", str(labels), "--taxonomy", "iclr2026")
+    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
     project.dbt("build", "--vars", "{taxonomy: iclr2026}")
     return project, render(project)
 
@@ -73,8 +73,8 @@ def hostile_venue(folder: Path) -> tuple[Path, Path, dict[str, str]]:
     file (the generator's true themes, with confidence and rationale) to import."""
     papers_file = folder / "venue.parquet"
     truth_file = folder / "truth.parquet"
-    Project(folder / "unused.duckdb", folder).python(
-        "paperrank.ingest", "synthetic", "--out", str(papers_file), "--papers", "1500",
+    Project(folder / "unused.duckdb", folder).paperrank(
+        "ingest", "synthetic", "--out", str(papers_file), "--papers", "1500",
         "--labels-out", str(truth_file), "--venue", "HOSTILE 2026")
     papers = pd.read_parquet(papers_file)
     truth = pd.read_parquet(truth_file)
@@ -159,7 +159,7 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path, 
     scratch = tmp_path_factory.mktemp("report_synthetic")
     papers_file, labels_file, hostile = hostile_venue(scratch)
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.python("paperrank.ingest", "file", str(papers_file), "--venue", "HOSTILE 2026",
+    project.paperrank("ingest", "file", str(papers_file), "--venue", "HOSTILE 2026",
                    "--profile", "iclr2026")
     # the loader rejects a javascript: link; put one in the warehouse anyway, as a file loaded
     # by an older version could hold, to show that the page never makes it a link
@@ -169,8 +169,8 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path, 
                     [JAVASCRIPT_URL, hostile["quotes"]])
     finally:
         con.close()
-    project.python("paperrank.classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
-    project.python("paperrank.classify", "import", str(labels_file), "--taxonomy", "icml2026",
+    project.paperrank("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
+    project.paperrank("classify", "import", str(labels_file), "--taxonomy", "icml2026",
                    "--model", "truth")
     # the ranking uses the imported labels; the keyword labels are the second set to compare
     project.dbt("build", "--vars", "{taxonomy: icml2026, label_model: truth}")
@@ -384,11 +384,11 @@ def test_same_build_gives_the_same_page(synthetic) -> None:
 
 def test_cli_errors_name_the_problem(tmp_path: Path) -> None:
     project = Project(tmp_path / "missing.duckdb", tmp_path)
-    result = project.run(sys.executable, "-m", "paperrank.report", "--db", str(project.db), check=False)
+    result = project.run(sys.executable, "-m", "paperrank", "report", "--db", str(project.db), check=False)
     assert result.returncode == 1
     assert f"no warehouse at {project.db}" in result.stderr
     duckdb.connect(str(project.db)).close()
-    result = project.run(sys.executable, "-m", "paperrank.report", "--db", str(project.db), check=False)
+    result = project.run(sys.executable, "-m", "paperrank", "report", "--db", str(project.db), check=False)
     assert result.returncode == 1
     assert "has no marts.paper_rankings" in result.stderr
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 import duckdb
 from fake_llm_server import FakeLLM, seed_papers
 
-from paperrank.classify.__main__ import COMMANDS
-from paperrank.core.dispatch import dispatch
+from paperrank.cli import run as paperrank
 
 CANARY = "sk-canary-7Qx2-NEVER-STORE-b41e9d0c5a"
 FAST = ["--timeout", "2", "--backoff", "0.01", "--backoff-max", "0.05", "--no-progress"]
@@ -33,7 +32,7 @@ def test_echoed_key_is_redacted_everywhere(tmp_path, monkeypatch, capsys):
                     {"echo_key": "fields"}],
     }
     with FakeLLM(script=script) as server:
-        code = dispatch("python -m paperrank.classify", None, COMMANDS, argv=[
+        code = paperrank(["classify",
             "run", "--taxonomy", "icml2026", "--base-url", server.base_url, *FAST])
         asked = [{k.lower(): v for k, v in r["headers"].items()}.get("authorization")
                  for r in server.requests]

@@ -46,10 +46,10 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> Project:
     scratch = tmp_path_factory.mktemp("picks")
     project = Project(scratch / "loaded.duckdb", scratch)
     venue, themes = scratch / "venue.parquet", scratch / "themes.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", "600", "--out", str(venue),
+    project.paperrank("ingest", "synthetic", "--papers", "600", "--out", str(venue),
                    "--labels-out", str(themes))
-    project.python("paperrank.ingest", "file", str(venue), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.python("paperrank.classify", "import", str(themes), "--taxonomy", TAXONOMY)
+    project.paperrank("ingest", "file", str(venue), "--venue", "SYNTH 2026", "--profile", "iclr2026")
+    project.paperrank("classify", "import", str(themes), "--taxonomy", TAXONOMY)
     con = duckdb.connect(str(project.db))
     try:
         con.execute("update raw.papers set authors = ?", [AUTHORS])
@@ -78,7 +78,7 @@ def query(project: Project, sql: str) -> list[tuple]:
 
 
 def test_shipped_seeds_pass_the_check() -> None:
-    result = subprocess.run([str(BIN / "python"), "-m", "paperrank.quality", "seeds"], cwd=REPO,
+    result = subprocess.run([str(BIN / "python"), "-m", "paperrank", "quality", "seeds"], cwd=REPO,
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "seed check passed" in result.stdout
@@ -113,7 +113,7 @@ def test_seed_checker_names_file_line_and_value(tmp_path: Path, seed: str,
     root = project_copy(tmp_path / "project")
     path = root / "seeds" / seed
     path.write_text(path.read_text(encoding="utf-8").replace(*edit, 1), encoding="utf-8")
-    result = subprocess.run([str(BIN / "python"), "-m", "paperrank.quality", "seeds"], cwd=root,
+    result = subprocess.run([str(BIN / "python"), "-m", "paperrank", "quality", "seeds"], cwd=root,
                             capture_output=True, text=True, check=False)
     assert result.returncode == 1, result.stdout + result.stderr
     assert expected in result.stdout, result.stdout

@@ -21,10 +21,10 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Project:
     scratch = tmp_path_factory.mktemp("settings")
     project = Project(scratch / "w.duckdb", scratch)
     out, truth = scratch / "v.parquet", scratch / "t.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", "300", "--out", str(out),
+    project.paperrank("ingest", "synthetic", "--papers", "300", "--out", str(out),
                    "--labels-out", str(truth))
-    project.python("paperrank.ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
-    project.python("paperrank.classify", "import", str(truth), "--taxonomy", "icml2026", "--model", "truth")
+    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile", "iclr2026")
+    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026", "--model", "truth")
     return project
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from project import REPO, Project, rows
+from project import BIN, REPO, Project, rows
 
 SECRET = "canary-7f3e9a-not-for-output"
 PAYLOAD = ("x{{ run_query(\"delete from raw.paper_labels where paper_id like '%1'\") ~ "
@@ -29,11 +29,11 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Project:
     scratch = tmp_path_factory.mktemp("settings_data")
     project = Project(scratch / "w.duckdb", scratch)
     out, truth = scratch / "v.parquet", scratch / "t.parquet"
-    project.python("paperrank.ingest", "synthetic", "--papers", "200", "--out", str(out),
+    project.paperrank("ingest", "synthetic", "--papers", "200", "--out", str(out),
                    "--labels-out", str(truth))
-    project.python("paperrank.ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile",
+    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile",
                    "iclr2026")
-    project.python("paperrank.classify", "import", str(truth), "--taxonomy", "icml2026",
+    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026",
                    "--model", "truth")
     return project
 
@@ -48,8 +48,7 @@ def secret_env(project: Project) -> dict[str, str]:
 
 def run(project: Project, *args: str):
     import subprocess
-    import sys
-    return subprocess.run([sys.executable, *args] if args[0] == "-m" else list(args),
+    return subprocess.run(list(args),
                           cwd=project.root, env=secret_env(project), capture_output=True,
                           text=True, timeout=600)
 
@@ -65,7 +64,7 @@ def test_every_var_is_covered() -> None:
 def test_a_template_in_a_flag_is_refused_before_anything_runs(venue: Project, name: str) -> None:
     before = labels(venue)
     started = time.monotonic()
-    result = run(venue, "-m", "paperrank.pipeline", "rank", f"--{name.replace('_', '-')}", PAYLOAD,
+    result = run(venue, str(BIN / "paperrank"), "rank", f"--{name.replace('_', '-')}", PAYLOAD,
                  "--export-dir", str(venue.scratch / "exports"))
     took = time.monotonic() - started
     assert result.returncode == 2, result.stdout + result.stderr

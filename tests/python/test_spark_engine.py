@@ -75,16 +75,16 @@ def built(spark: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pr
     labels = require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("engines")
     duck = Project(scratch / "warehouse.duckdb", scratch / "duckdb")
-    duck.python("paperrank.ingest", "file", str(papers), "--venue", "ICLR 2026")
-    duck.python("paperrank.classify", "import", str(labels), "--taxonomy", "iclr2026")
+    duck.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    duck.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
     duck.dbt("build", "--vars", VARS)
     on_spark = Project(duck.db, scratch / "spark")
     sync(duck.db, spark, dbt_options(scratch))
     spark_dbt(scratch, "build", "--vars", VARS)
     for project, engine in ((duck, "duckdb"), (on_spark, "spark")):
-        result = project.python("paperrank.pipeline", "publish", "--taxonomy", "iclr2026", "--engine", engine)
+        result = project.paperrank("publish", "--taxonomy", "iclr2026", "--engine", engine)
         assert "[4/4] publish ... ok" in result.stdout, result.stdout
-        project.python("paperrank.pipeline", "export", "--export-dir", str(project.scratch / "exports" / "nested"))
+        project.paperrank("export", "--export-dir", str(project.scratch / "exports" / "nested"))
     return {"duckdb": duck, "spark": on_spark}
 
 
@@ -166,7 +166,7 @@ def test_normal_method_agrees(built: dict[str, Project], spark: Path) -> None:
     every run, whichever method the marts use: its Newton-solved cutoffs and P(top-N) agree."""
     sql = ("select venue, paper_id, cutoff, p_top_n, cast(rank_p05 as bigint) as rank_p05, "
            "cast(rank_p95 as bigint) as rank_p95 "
-           "from intermediate.int_top_n_probabilities_estimated order by venue, paper_id")
+           "from intermediate.int_normal_paper_ranks order by venue, paper_id")
     con = duckdb.connect(str(built["duckdb"].db), read_only=True)
     try:
         duck = con.execute(sql).df()
@@ -232,8 +232,8 @@ seeds:
       schema: text_probe
       column_types: {label: string, text: string, amount: double}
 """
-# every dispatch macro of macros/engine.sql, applied to the probe seed; the 64-bit draws of
-# macros/splitmix64.sql are read back as 63-bit halves (same type on both engines)
+# every dispatch macro of macros/engine_shims/ and macros/random/, applied to the probe seed; the 64-bit draws of
+# macros/random/splitmix64.sql are read back as 63-bit halves (same type on both engines)
 DISPATCH_MODEL = """
 with probe as (select * from {{ ref('text_probe') }}),
 keyed as (
@@ -264,7 +264,7 @@ MASK = (1 << 64) - 1
 
 
 def splitmix64(state: int, position: int) -> int:
-    """The draw of macros/splitmix64.sql, in Python integers."""
+    """The draw of macros/random/splitmix64.sql, in Python integers."""
     z = (state + position * 0x9E3779B97F4A7C15) & MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK

@@ -1,3 +1,0 @@
-from paperrank.report.cli import main
-
-raise SystemExit(main())
