@@ -96,7 +96,9 @@ def test_a_template_in_a_dbt_var_runs_nothing_and_leaks_nothing(venue: Project, 
 
 def test_make_rank_refuses_a_template_in_taxonomy_and_venue(venue: Project) -> None:
     before = labels(venue)
-    for setting in (f"TAXONOMY={PAYLOAD}", f"VENUE={PAYLOAD}"):
+    # make quotes each value in double quotes for the shell: the payload uses single ones
+    payload = "x{{ run_query('delete from raw.paper_labels') ~ env_var('PAPERRANK_TEST_SECRET') }}"
+    for setting in (f"TAXONOMY={payload}", f"VENUE={payload}"):
         result = venue.run("make", "--no-print-directory", "rank", setting,
                            f"EXPORT_DIR={venue.scratch / 'exports'}", check=False)
         assert result.returncode != 0
