@@ -51,8 +51,9 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
     staged.unlink(missing_ok=True)
     try:
         return _publish(working, published, staged, keep, engine)
-    except (OSError, duckdb.IOException) as error:  # a full or read-only disk
+    except (OSError, duckdb.IOException, duckdb.TransactionException) as error:  # a full or read-only disk
         versions._remove(staged)
+        versions._remove(staged.with_name(staged.name + ".wal"))
         raise PaperrankError(f"publishing to {published} failed, nothing was switched: "
                              f"{_first_line(error)}") from None
 

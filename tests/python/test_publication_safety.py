@@ -154,7 +154,7 @@ def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(degene
         original = gates.Gates.__init__
         def read_then_a_loader_commits(self, chosen, log):
             original(self, chosen, log)  # the raw checks have read the tables
-            subprocess.run([str(BIN / "paperrank"), "ingest", "file", {str(extra)!r},
+            subprocess.run([{str(BIN / "paperrank")!r}, "ingest", "file", {str(extra)!r},
                             "--venue", "SYNTH 2026", "--profile", "iclr2026"], check=True,
                            capture_output=True)
         rank.Gates.__init__ = read_then_a_loader_commits
@@ -207,6 +207,8 @@ def test_a_truncated_working_warehouse_is_one_line(degenerate: Project, tmp_path
 
 
 def test_a_full_disk_while_publishing_is_one_line_and_switches_nothing(degenerate: Project) -> None:
+    if not degenerate.published.exists():
+        rank(degenerate, "--top-n", "5")
     before = versions.current(degenerate.published)
     code = textwrap.dedent(f"""
         import resource, signal, sys
