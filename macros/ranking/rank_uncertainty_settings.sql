@@ -1,6 +1,8 @@
 {#- The settings of the rank-uncertainty and weight-sensitivity models, the dbt vars by short
     name. check_settings (on-run-start) has refused any wrong value before a model compiles. -#}
 {% macro rank_uncertainty_settings() -%}
+    {#- before var(): models read these at parse time, before on-run-start's check -#}
+    {{- refuse_template_vars() -}}
     {{ return({
         'replicates': var('rank_uncertainty_replicates'),
         'seed': var('rank_uncertainty_seed'),

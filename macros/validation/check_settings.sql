@@ -19,6 +19,7 @@
     {%- if not execute -%}
         {{ return('') }}
     {%- endif -%}
+    {{- refuse_template_vars() -}}
     {%- set top_n = var('top_n') -%}
     {%- if not (top_n is integer or (top_n is string and modules.re.fullmatch('[0-9]{1,9}', top_n)))
         or top_n | int < 1 -%}

@@ -10,6 +10,7 @@ next run skips those papers.  Labels are derived from the
 
 from __future__ import annotations
 
+import hashlib
 import queue
 import threading
 import uuid
@@ -20,6 +21,7 @@ from typing import Any
 
 import duckdb
 
+from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import Batch, write_batch
 
 RESPONSES_DDL = """
@@ -50,6 +52,8 @@ create table if not exists raw.llm_responses (
     endpoint varchar,
     raw_response varchar
 );
+alter table raw.llm_responses add column if not exists raw_response_chars bigint;
+alter table raw.llm_responses add column if not exists raw_response_sha256 varchar;
 """
 
 RESPONSE_COLUMNS = (
@@ -57,8 +61,17 @@ RESPONSE_COLUMNS = (
     "category", "confidence", "rationale", "failure_reason", "attempt", "http_status",
     "finish_reason", "response_model", "prompt_tokens", "completion_tokens", "total_tokens",
     "latency_ms", "requested_at", "received_at", "endpoint", "raw_response",
+    "raw_response_chars", "raw_response_sha256",
 )
 STATUSES = ("ok", "invalid", "failed")
+# An answer is evidence, not payload: a hostile or broken endpoint once grew the warehouse
+# from 1.5 MB to 195 MB with 8 answers.  Text is kept up to these lengths (characters); the
+# whole answer's length and sha256 are stored beside it, so a truncated one is still
+# identifiable and comparable.
+RAW_RESPONSE_CAP = 16_384
+TEXT_CAP = 4_096
+CAPPED_TEXT = ("category", "confidence", "rationale", "failure_reason", "finish_reason",
+               "response_model", "endpoint")
 
 
 @dataclass(frozen=True)
@@ -141,7 +154,9 @@ class ResponseStore:
         values.setdefault("run_id", self.run_id)
         values.setdefault("received_at", datetime.now(UTC))
         if values.get("status") not in STATUSES:
-            raise ValueError(f"unknown response status {values.get('status')!r}")
+            raise PaperrankError(f"unknown response status {str(values.get('status'))[:80]!r} "
+                                 f"(one of {', '.join(STATUSES)})")
+        _cap(values)
         self._queue.put([values.get(c) for c in RESPONSE_COLUMNS])
 
     def _writer(self) -> None:
@@ -184,6 +199,25 @@ class ResponseStore:
             self._cursor.close()
         if self._error is not None:
             raise OSError(f"writing raw.llm_responses failed: {self._error}")
+
+
+def _cap(values: dict[str, Any]) -> None:
+    """Truncate the stored texts in place; the raw answer's full length and hash are kept."""
+    raw = values.get("raw_response")
+    if isinstance(raw, str):
+        values["raw_response_chars"] = len(raw)
+        values["raw_response_sha256"] = hashlib.sha256(
+            raw.encode("utf-8", "surrogatepass")).hexdigest()
+        values["raw_response"] = _truncate(raw, RAW_RESPONSE_CAP)
+    for column in CAPPED_TEXT:
+        if isinstance(values.get(column), str):
+            values[column] = _truncate(values[column], TEXT_CAP)
+
+
+def _truncate(text: str, cap: int) -> str:
+    if len(text) <= cap:
+        return text
+    return text[:cap] + f"... [truncated: {len(text)} characters in all]"
 
 
 def materialize_labels(con: duckdb.DuckDBPyConnection, taxonomy: str | None = None) -> int:

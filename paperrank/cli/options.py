@@ -14,7 +14,7 @@ import click
 
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError
-from paperrank.pipeline.settings import Settings
+from paperrank.pipeline.settings import CHOICES, NUMBERS, Settings, check_values
 
 ENGINES = ("duckdb", "spark")  # paperrank.engines.ENGINES, without importing DuckDB for --help
 
@@ -45,18 +45,49 @@ SETTINGS_OPTIONS = (
 )
 
 
+# the other dbt vars (rank uncertainty, weight sensitivity): default dbt_project.yml's
+EXTRA_OPTIONS = tuple(
+    click.option("--" + name.replace("_", "-"), name, default=None,
+                 help=f"{number.help}: {number.allowed()} (default: dbt_project.yml)")
+    for name, number in NUMBERS.items() if name != "top_n"
+) + tuple(
+    click.option("--" + name.replace("_", "-"), name, default=None,
+                 help=f"one of {', '.join(allowed)} (default: dbt_project.yml)")
+    for name, allowed in CHOICES.items()
+)
+EXTRA_NAMES = tuple(n for n in (*NUMBERS, *CHOICES) if n != "top_n")
+
+
+def _extra(kwargs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The extra vars given, numbers parsed (PaperrankError naming the var when wrong)."""
+    given = []
+    for name in EXTRA_NAMES:
+        value = kwargs.pop(name, None)
+        if value in (None, ""):
+            continue
+        if name in NUMBERS:
+            try:
+                value = NUMBERS[name].parse(name, value)
+            except ValueError as error:
+                raise PaperrankError(f"--{name.replace('_', '-')}: {error}") from None
+        given.append((name, value))
+    return tuple(given)
+
+
 def settings_options(function: F) -> F:
     """Add the settings options to a command; it receives them as `chosen: Settings`."""
 
     @functools.wraps(function)
     def wrapper(*args: Any, taxonomy: str, top_n: str, weight_set: str, venue: str,
                 label_model: str, profile: str, engine: str, **kwargs: Any) -> Any:
+        extra = _extra(kwargs)
         chosen = Settings(taxonomy=taxonomy, top_n=whole_number(top_n), weight_set=weight_set,
                           venue=venue or None, label_model=label_model or None,
-                          profile=profile or None, engine=engine)
+                          profile=profile or None, engine=engine, extra=extra)
+        check_values(chosen)  # settings are data: refused before anything runs
         return function(*args, chosen=chosen, **kwargs)
 
     decorated: Any = wrapper
-    for option in reversed(SETTINGS_OPTIONS):
+    for option in reversed(SETTINGS_OPTIONS + EXTRA_OPTIONS):
         decorated = option(decorated)
     return decorated

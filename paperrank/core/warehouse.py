@@ -222,7 +222,7 @@ def _command_line(pid: str, program: str) -> str:
     except OSError:
         return program
     words = [w.decode(errors="replace") for w in raw.split(b"\0") if w]
-    text = " ".join(words) or program
+    text = " ".join(" ".join(words).split()) or program  # one line, whatever the arguments hold
     return text if len(text) <= 120 else text[:117] + "..."
 
 

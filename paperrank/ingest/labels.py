@@ -8,7 +8,6 @@ the taxonomy, or whose paper is unknown, is kept aside in `raw.rejected_records`
 from __future__ import annotations
 
 import csv
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -50,8 +49,13 @@ def command(path: Path, taxonomy: str, model: str | None) -> None:
     finish_load(summary)
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
+def _category_key(text: str) -> str:
+    """The category name as matched: exact, but for case and surrounding white space.
+
+    Nothing else is folded: `AI/Systems` is not `AI Systems`, `C++ Agents` is not `C Agents`,
+    and a name in another script is compared letter for letter (an earlier rule kept only
+    a-z and 0-9, which merged such names and stored `???` as a category)."""
+    return text.strip().casefold()
 
 
 def _pick(record: dict, field: str) -> object:
@@ -89,7 +93,7 @@ def _label_records(path: Path):
     yield from read_records(path)
 
 
-def _label(record: dict, location: str, taxonomy: str, by_squash: dict[str, str],
+def _label(record: dict, location: str, taxonomy: str, by_key: dict[str, str],
            categories: list[str]) -> dict | Rejection:
     """One record's label fields, cleaned and capped, or the Rejection saying why not."""
     def text(field: str, where: str) -> str | None:
@@ -103,7 +107,7 @@ def _label(record: dict, location: str, taxonomy: str, by_squash: dict[str, str]
     category = text("category", key)
     if category is None:
         return Rejection(key, f"missing field: {key} has no category", record)
-    canonical = by_squash.get(_squash(category))
+    canonical = by_key.get(_category_key(category))
     if canonical is None:
         return Rejection(key, f"unknown category: {key} has {category[:80]!r}, not one of "
                               f"the {taxonomy} categories ({', '.join(categories)})", record)
@@ -114,7 +118,7 @@ def _label(record: dict, location: str, taxonomy: str, by_squash: dict[str, str]
 def build_batch(path: Path, taxonomy: str, categories: list[str], model: str,
                 labeled_at: datetime, known_papers: set[str]) -> Batch:
     """Validate every label of the file against the taxonomy and the loaded papers."""
-    by_squash = {_squash(c): c for c in categories}
+    by_key = {_category_key(c): c for c in categories}
     batch = Batch(kind="labels", source=str(path.resolve()), snapshot_at=labeled_at)
     seen: set[str] = set()
     try:
@@ -127,7 +131,7 @@ def build_batch(path: Path, taxonomy: str, categories: list[str], model: str,
             batch.rejected.append(record)
             continue
         try:
-            label = _label(record, location, taxonomy, by_squash, categories)
+            label = _label(record, location, taxonomy, by_key, categories)
         except BadField as error:
             batch.reject(location, str(error), record)
             continue

@@ -63,7 +63,7 @@ def command(venue_id: str, base_url: str, snapshot_dir: Path | None, venue: str 
                                      page_size)
     finally:
         client.close()
-    print(f"snapshot: {path} ({count} notes)")
+    print(f"snapshot: {path} ({client.last_crawl.summary()})")
     con = connect()
     try:
         summary, report = load_file(con, path, venue, form)

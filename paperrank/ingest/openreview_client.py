@@ -3,19 +3,38 @@
 It only pages through a venue's submissions (with their replies) and optionally logs in.
 HTTP is done by httpx2 (the maintained httpx line the OpenAI client also uses); what can go
 wrong on a long crawl is handled here: 429s, 5xx answers, dropped connections and truncated
-bodies are retried by the project's one policy (`paperrank.core.retry`, which honours Retry-After),
-and the credentials can never reach a log line, an exception message or a repr.
+bodies are retried by tenacity with the project's policy (`paperrank.core.retry.RetryPolicy`,
+which honours Retry-After), and the credentials can never reach a log line, an exception
+message, a repr, or another host.
+
+A hostile or broken server is bounded (issue 22):
+- redirects are followed by hand, only to the same origin; a redirect elsewhere of a request
+  carrying the password or the token is refused (httpx would re-send a 307's JSON body);
+- each request has a deadline for the whole answer (`RetryPolicy.timeout`), not per read, so
+  a server sending one byte a second is cut off;
+- answers are decompressed here, in bounded steps, up to `max_bytes` (a gzip bomb stops at
+  the cap instead of taking gigabytes);
+- paging stops, saying so, when a page brings no new note (a repeated page), past the count
+  the server announced, or past `max_notes` when it announces none;
+- when fewer notes arrive than announced, a warning says how many (`last_crawl`).
 """
 
 from __future__ import annotations
 
+import json
 import sys
+import threading
 import time
+import urllib.parse
+import zlib
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx2 as httpx
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from paperrank.core.errors import PaperrankError
 from paperrank.core.retry import RetryPolicy, retry_after_seconds
@@ -25,6 +44,10 @@ __all__ = ["Credentials", "OpenReviewClient", "RefusedError", "RetryPolicy", "Un
 DEFAULT_BASE_URL = "https://api2.openreview.net"
 DEFAULT_PAGE_SIZE = 1000  # the API's maximum page size
 USER_AGENT = "paperrank-ingest/0.1"
+MAX_BYTES = 256 * 1024 * 1024  # one decompressed answer; a page of 1000 notes is ~30 MB
+MAX_NOTES = 2_000_000  # when the server announces no count
+MAX_REDIRECTS = 5
+CHUNK = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -51,8 +74,27 @@ class RefusedError(PaperrankError):
         self.status = status
 
 
+class RedirectRefused(RefusedError):
+    """A redirect to another host: not followed, so no credential goes there."""
+
+
 class Unreachable(PaperrankError):
     """Every attempt failed with a transient problem; the message says the last one."""
+
+
+@dataclass
+class Crawl:
+    """What one `iter_submissions` saw: the count announced, the notes received, why it stopped."""
+
+    announced: int | None = None
+    received: int = 0
+    stopped: str = "complete"
+
+    def summary(self) -> str:
+        """The load-summary line's words: `6 notes`, or `4 of the 6 notes announced`."""
+        if self.announced is not None and self.received < self.announced:
+            return f"{self.received} of the {self.announced} notes announced"
+        return f"{self.received} notes"
 
 
 class OpenReviewClient:
@@ -65,16 +107,27 @@ class OpenReviewClient:
         policy: RetryPolicy | None = None,
         sleep: Callable[[float], None] = time.sleep,
         log: Callable[[str], None] | None = None,
+        max_bytes: int = MAX_BYTES,
+        max_notes: int = MAX_NOTES,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.policy = policy or RetryPolicy()
+        self.max_bytes = max_bytes
+        self.max_notes = max_notes
+        self.last_crawl = Crawl()
         self._credentials = credentials
         self._token: str | None = None
         self._sleep = sleep
         self._log = log or (lambda message: print(message, file=sys.stderr))
-        self._http = httpx.Client(
-            base_url=self.base_url, timeout=self.policy.timeout, follow_redirects=True,
-            headers={"Accept": "application/json", "User-Agent": USER_AGENT},
+        self._origin = _origin(self.base_url)
+        self._lock = threading.Lock()
+        self._http = self._new_http()
+
+    def _new_http(self) -> httpx.Client:
+        return httpx.Client(
+            timeout=self.policy.timeout, follow_redirects=False,
+            headers={"Accept": "application/json", "User-Agent": USER_AGENT,
+                     "Accept-Encoding": "gzip, deflate"},
         )
 
     def __repr__(self) -> str:
@@ -91,6 +144,8 @@ class OpenReviewClient:
         body = {"id": self._credentials.username, "password": self._credentials.password}
         try:
             answer = self._request("POST", "/login", body=body)
+        except RedirectRefused as error:
+            raise PaperrankError(f"OpenReview login failed: {error}") from None
         except RefusedError as error:
             # The server's message may echo the login; say only what the operator needs.
             raise PaperrankError(
@@ -112,12 +167,15 @@ class OpenReviewClient:
 
         Submissions are found by the venue's submission invitation, which every submission
         keeps whatever its later status (accepted, rejected, withdrawn).  A note served twice
-        (the venue changed while we paged) is yielded once.
+        (the venue changed while we paged) is yielded once; a page with no new note ends the
+        crawl (a server repeating a page would otherwise loop forever), and so does reaching
+        the announced count, or `max_notes` when none was announced.  `last_crawl` tells
+        what arrived; fewer notes than announced is logged as a warning.
         """
         invitation = f"{venue_id}/-/Submission"
         seen: set[str] = set()
         offset = 0
-        total: int | None = None
+        crawl = self.last_crawl = Crawl()
         while True:
             params = {
                 "invitation": invitation, "details": "replies",
@@ -127,65 +185,180 @@ class OpenReviewClient:
             notes = page.get("notes") if isinstance(page, dict) else None
             if not isinstance(notes, list):
                 raise PaperrankError(f"unexpected answer from {self.base_url}/notes: no notes list")
-            if total is None and isinstance(page.get("count"), int):
-                total = page["count"]
+            if crawl.announced is None and isinstance(page.get("count"), int):
+                crawl.announced = page["count"]
                 if on_total:
-                    on_total(total)
+                    on_total(crawl.announced)
+            new = 0
             for note in notes:
                 note_id = note.get("id") if isinstance(note, dict) else None
                 if isinstance(note_id, str) and note_id in seen:
                     continue
                 if isinstance(note_id, str):
                     seen.add(note_id)
+                new += 1
+                crawl.received += 1
                 yield note
             offset += len(notes)
-            if len(notes) < page_size or (total is not None and offset >= total):
-                return
+            if notes and new == 0:
+                crawl.stopped = f"the page at offset {offset - len(notes)} repeated notes already received"
+                self._log(f"openreview: {crawl.stopped}; stopping")
+                break
+            if len(notes) < page_size or (crawl.announced is not None and offset >= crawl.announced):
+                break
+            if crawl.received >= self.max_notes:
+                crawl.stopped = f"{self.max_notes} notes received with no end announced"
+                self._log(f"openreview: {crawl.stopped}; stopping")
+                break
+        if crawl.announced is not None and crawl.received < crawl.announced:
+            self._log(f"warning: openreview announced {crawl.announced} notes for {venue_id}, "
+                      f"{crawl.received} arrived")
 
     def _request(self, method: str, path: str, params: dict[str, str] | None = None,
                  body: dict[str, Any] | None = None) -> Any:
         """One API call, retried on transient failures by the policy; returns decoded JSON."""
-        failures = 0
-        while True:
-            try:
-                return self._request_once(method, path, params, body)
-            except _Transient as error:
-                failures += 1
-                if failures >= self.policy.attempts:
-                    raise Unreachable(f"OpenReview {method} {path} failed after "
-                                      f"{self.policy.attempts} attempts: {error}") from None
-                wait = self.policy.delay(failures, error.retry_after)
-                self._log(f"openreview: {error}; retrying in {wait:.1f}s "
-                          f"(attempt {failures + 1} of {self.policy.attempts})")
-                self._sleep(wait)
+        def wait(state: RetryCallState) -> float:
+            error = state.outcome.exception() if state.outcome else None
+            return self.policy.delay(state.attempt_number, getattr(error, "retry_after", None))
+
+        def before_sleep(state: RetryCallState) -> None:
+            error = state.outcome.exception() if state.outcome else None
+            wait_s = state.next_action.sleep if state.next_action else 0.0
+            self._log(f"openreview: {error}; retrying in {wait_s:.1f}s "
+                      f"(attempt {state.attempt_number + 1} of {self.policy.attempts})")
+
+        retrying = Retrying(stop=stop_after_attempt(self.policy.attempts), wait=wait,
+                            retry=retry_if_exception_type(_Transient), sleep=self._sleep,
+                            before_sleep=before_sleep, reraise=True)
+        try:
+            return retrying(self._request_once, method, path, params, body)
+        except _Transient as error:
+            raise Unreachable(f"OpenReview {method} {path} failed after "
+                              f"{self.policy.attempts} attempts: {error}") from None
 
     def _request_once(self, method: str, path: str, params: dict[str, str] | None,
                       body: dict[str, Any] | None) -> Any:
-        headers = {"Authorization": f"Bearer {self._token}"} if self._token else None
+        """One attempt, with a deadline for the whole answer: past it the attempt is given up
+        (and the connection dropped), however slowly the server keeps sending."""
+        deadline = time.monotonic() + self.policy.timeout
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="openreview-request")
+        future = pool.submit(self._exchange, method, path, params, body, deadline)
+        pool.shutdown(wait=False)
         try:
-            response = self._http.request(method, path, params=params, json=body,
-                                          headers=headers)
+            return future.result(timeout=self.policy.timeout + 1.0)
+        except FutureTimeout:
+            with self._lock:  # drop the stuck connection; the next attempt opens a new one
+                stuck, self._http = self._http, self._new_http()
+            threading.Thread(target=stuck.close, daemon=True).start()
+            raise _Transient(f"no complete answer within {self.policy.timeout:g}s") from None
+
+    def _exchange(self, method: str, path: str, params: dict[str, str] | None,
+                  body: dict[str, Any] | None, deadline: float) -> Any:
+        url = self.base_url + path
+        carries_secret = body is not None or self._token is not None
+        for _ in range(MAX_REDIRECTS + 1):
+            headers = {"Authorization": f"Bearer {self._token}"} if self._token else {}
+            status, response_headers, data = self._fetch(method, url, params, body, headers,
+                                                         deadline)
+            if status in (301, 302, 303, 307, 308):
+                target = urllib.parse.urljoin(url, response_headers.get("location") or "")
+                if _origin(target) != self._origin:
+                    where = urllib.parse.urlsplit(target).netloc or target[:80]
+                    if carries_secret:
+                        raise RedirectRefused(
+                            f"OpenReview {method} {path} was redirected (HTTP {status}) to "
+                            f"another host, {where}; credentials are never sent there (set "
+                            "OPENREVIEW_URL to that server if you trust it)", status)
+                    raise RedirectRefused(f"OpenReview {method} {path} was redirected (HTTP "
+                                       f"{status}) to another host, {where}; not followed", status)
+                if status in (301, 302, 303):
+                    method, body = "GET", None
+                url, params = target, None
+                continue
+            return self._answer(method, path, status, response_headers, data)
+        raise RefusedError(f"OpenReview {method} {path}: more than {MAX_REDIRECTS} redirects", 310)
+
+    def _fetch(self, method: str, url: str, params: dict[str, str] | None,
+               body: dict[str, Any] | None, headers: dict[str, str],
+               deadline: float) -> tuple[int, httpx.Headers, bytes]:
+        """Status, headers and the decompressed body (at most `max_bytes`), by the deadline."""
+        with self._lock:
+            http = self._http
+        try:
+            with http.stream(method, url, params=params, json=body, headers=headers) as response:
+                decoder = _decoder(response.headers.get("content-encoding"))
+                chunks: list[bytes] = []
+                size = 0
+                for raw in response.iter_raw(CHUNK):
+                    for part in _inflate(decoder, raw):
+                        size += len(part)
+                        if size > self.max_bytes:
+                            raise RefusedError(
+                                f"OpenReview answer to {urllib.parse.urlsplit(url).path} is "
+                                f"larger than {self.max_bytes} bytes once decompressed; refused",
+                                response.status_code)
+                        chunks.append(part)
+                    if time.monotonic() > deadline:
+                        raise _Transient(f"no complete answer within {self.policy.timeout:g}s")
+                if decoder is not None:
+                    chunks.append(decoder.flush())
+                return response.status_code, response.headers, b"".join(chunks)
         except httpx.TransportError as error:
             raise _Transient(f"connection problem: {type(error).__name__}: "
                              f"{str(error)[:200]}") from None
-        status = response.status_code
+        except zlib.error as error:
+            raise _Transient(f"undecodable compressed answer: {error}") from None
+
+    def _answer(self, method: str, path: str, status: int, headers: httpx.Headers,
+                data: bytes) -> Any:
         if status == 429 or status >= 500:
-            raise _Transient(f"HTTP {status}{_error_detail(response)}",
-                             retry_after_seconds(response.headers))
+            raise _Transient(f"HTTP {status}{_error_detail(data)}", retry_after_seconds(headers))
         if status >= 400:
             raise RefusedError(
-                f"OpenReview refused {method} {path}: HTTP {status}{_error_detail(response)}",
-                status)
+                f"OpenReview refused {method} {path}: HTTP {status}{_error_detail(data)}", status)
         try:
-            return response.json()
+            return json.loads(data)
         except ValueError:
-            raise _Transient(f"unreadable JSON answer ({len(response.content)} bytes)") from None
+            raise _Transient(f"unreadable JSON answer ({len(data)} bytes)") from None
 
 
-def _error_detail(response: httpx.Response) -> str:
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme, (parts.hostname or "").lower(), port
+
+
+def _decoder(encoding: str | None) -> Any:
+    """A bounded gzip/deflate decoder, None for an uncompressed answer."""
+    name = (encoding or "identity").strip().lower()
+    if name in ("", "identity"):
+        return None
+    if name in ("gzip", "x-gzip"):
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if name == "deflate":
+        return zlib.decompressobj()
+    raise _Transient(f"unsupported content-encoding {name[:40]!r}")
+
+
+def _inflate(decoder: Any, raw: bytes) -> Iterator[bytes]:
+    """Decompress `raw` in pieces of at most CHUNK bytes, so a bomb never expands at once."""
+    if decoder is None:
+        yield raw
+        return
+    data = raw
+    while data:
+        part = decoder.decompress(data, CHUNK)
+        if part:
+            yield part
+        data = decoder.unconsumed_tail
+        if not part and not data:
+            break
+
+
+def _error_detail(data: bytes) -> str:
     """The API's own short message, if it sent one, so a 400/403 says why."""
     try:
-        payload = response.json()
+        payload = json.loads(data)
     except ValueError:
         return ""
     message = payload.get("message") if isinstance(payload, dict) else None

@@ -13,6 +13,7 @@ from paperrank.cli.options import settings_options
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import db_path
 from paperrank.engines import dbt_target
+from paperrank.pipeline import settings
 from paperrank.pipeline.dbt import Dbt
 from paperrank.pipeline.rank import build
 from paperrank.pipeline.settings import Settings
@@ -29,6 +30,7 @@ def run_dbt(chosen: Settings, command: list[str]) -> None:
     if command[0] not in WRITES and not working.exists():
         raise PaperrankError(f"no warehouse at {working} (PAPERRANK_DB): dbt {command[0]} only "
                              "reads it; load data and run `make rank` first")
+    settings.check(chosen, working if command[0] in ("build", "run") and working.exists() else None)
     check_writable(working)
     dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine), quiet=False)
     if command[0] == "build":

@@ -25,16 +25,16 @@ import click
 
 from paperrank.cli.options import settings_options
 from paperrank.core import config
-from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import db_path
+from paperrank.core.errors import CheckFailed, PaperrankError
+from paperrank.core.warehouse import db_path, open_duckdb
 from paperrank.engines import dbt_target
+from paperrank.pipeline import settings
 from paperrank.pipeline.dbt import Dbt
 from paperrank.pipeline.gates import Gates
 from paperrank.pipeline.settings import Settings
 from paperrank.pipeline.summary import category_summary
-from paperrank.publish import publish
+from paperrank.publish import export_files, fingerprint, publish, report_files, versions
 from paperrank.publish.locks import check_writable
-from paperrank.report.cli import write_reports
 
 DEFAULT_EXPORT_DIR = config.DEFAULT_EXPORT_DIR
 DEFAULT_REPORT_DIR = config.DEFAULT_REPORT_DIR
@@ -58,13 +58,21 @@ def command(chosen: Settings, export_dir: Path, report_dir: Path, bom: bool, log
 
 def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
          report_dir: Path = DEFAULT_REPORT_DIR) -> str:
-    """Run the back half; return the published build id."""
+    """Run the back half; return the published build id.
+
+    Before anything runs: every setting is checked against the seeds and the raw layer, the
+    published warehouse, the export and the report folders are checked to be the project's
+    own (and apart), and the published file must not be held by another process.  The raw
+    layer's fingerprint is taken before its checks read it and compared after the build."""
     working = db_path()
     if not working.exists():
         raise PaperrankError(f"no working warehouse at {working}; load data first "
                                 "(paperrank ingest ..., paperrank classify ...)")
+    settings.check(chosen, working, one_venue=True)  # every setting, before anything runs
+    check_targets(export_dir, report_dir)
     check_writable(working)
     log.parent.mkdir(parents=True, exist_ok=True)
+    raw_before = fingerprint.take(working)
     gates = Gates(chosen, log)  # raw tables read now; checked beside dbt
     try:
         dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine))
@@ -73,6 +81,7 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
             steps.run("dbt build", lambda: build(dbt, chosen.engine))
         finally:
             steps.run("raw checks", gates.raw)  # a raw failure explains a failed build first
+        fingerprint.require_unchanged(raw_before, working)
         build_id = audit_and_publish(chosen, log, steps, gates)
     finally:
         gates.stop()
@@ -80,11 +89,40 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
     exporter = dbt if chosen.engine == "duckdb" else Dbt(chosen.dbt_vars(), target="published")
     steps.run("export", lambda: export(exporter, export_dir, chosen.venue, bom))
     print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
-    pages = steps.run("experts' report", lambda: write_reports(
+    pages = steps.run("experts' report", lambda: report_files.publish_report(
         publish.published_path(), report_dir, [chosen.venue] if chosen.venue else None))
     for venue, page in pages:
         print(f"report for {venue}: {page}", flush=True)
     return build_id
+
+
+def check_targets(export_dir: Path, report_dir: Path) -> None:
+    """The paths the run will write are the project's own and apart from each other, and the
+    published file is free: refused before anything runs (PaperrankError, exit 2)."""
+    published, working = publish.published_path(), db_path()
+    publish.claim(published, create=False)
+    export_files.claim(export_dir, create=False)
+    report_files.claim(report_dir, create=False)
+    paths = {"PAPERRANK_PUBLISHED_DB": published, "EXPORT_DIR": export_dir,
+             "REPORT_DIR": report_dir, "PAPERRANK_DB": working}
+    real = {name: versions.real(path) for name, path in paths.items()}
+    names = list(real)
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            a, b = real[first], real[second]
+            for one, other, x, y in ((first, second, a, b), (second, first, b, a)):
+                inside = [x, x.with_name(f"{x.name}.versions")]
+                if any(y == p or p in y.parents for p in inside) and one != "PAPERRANK_DB":
+                    raise PaperrankError(f"{other}={paths[other]} is {'' if y == x else 'inside '}"
+                                         f"{one}={paths[one]}; give each its own path")
+    if published.exists():
+        check_writable_by_readers(published)
+
+
+def check_writable_by_readers(published: Path) -> None:
+    """An analyst's read-write connection to the published file blocks the export and the
+    report (they open it read-only): refuse before publishing, with the one-line lock message."""
+    open_duckdb(published, read_only=True).close()
 
 
 def audit_and_publish(chosen: Settings, log: Path, steps: Steps, gates: Gates) -> str:
@@ -110,6 +148,7 @@ def build(dbt: Dbt, engine: str) -> None:
 def export(dbt: Dbt, export_dir: Path, venue: str | None, bom: bool) -> None:
     """The ops' run-operation, from the published warehouse."""
     publish.require_published(publish.published_path())
+    export_files.claim(export_dir)  # one line here, not a dbt traceback from the macro
     arguments = {"out_dir": str(export_dir), "bom": bom}
     if venue:
         arguments["venue"] = venue

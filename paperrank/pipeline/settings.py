@@ -1,16 +1,90 @@
-"""The ranking's settings, as dbt vars: one definition for every command (the options: paperrank.cli.options).
+"""The ranking's settings, as dbt vars, checked: one definition for every command (the
+options: paperrank.cli.options, which builds a `Settings` and calls `check_values`).
 
-Every dbt var that changes the ranking is a flag here and a make variable (TAXONOMY, TOP_N,
-WEIGHT_SET, VENUE, LABEL_MODEL); dbt checks the values itself (macros/validation/check_settings.sql), so
-a wrong one fails the same way whether it comes from make, from here or from `dbt --vars`.
+Settings are data, never code.  dbt renders a string var as a Jinja template whenever it
+holds one of `{{ {% {# }} %} #}` (`dbt.clients.jinja.get_rendered`, called by `var()`), so
+`TAXONOMY="iclr2026{{ run_query('delete from raw.reviews') }}"` once emptied a table and
+`VENUE="{{ env_var('SECRET') }}"` printed a secret.  So every setting is checked here, in
+Python, before dbt (or anything else) starts, in well under a second:
+
+- numbers are parsed as numbers and checked against their range (`NUMBERS`), then reach dbt
+  as JSON numbers, which dbt never renders;
+- every text is refused when it holds a Jinja delimiter or a control character, or is longer
+  than `MAX_TEXT`: dbt returns such a text verbatim, without building a template at all;
+- names are checked against the data that defines them: taxonomies and weight sets against
+  the seed files, venues and label models against the working warehouse's raw layer.
+
+dbt checks the same values again on its own side (macros/check_settings.sql), so a direct
+`dbt build --vars ...` is refused too.  A wrong value raises `PaperrankError` (exit 2) with
+one line naming the setting, the value and what is allowed.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
 
 from paperrank.core import config
+from paperrank.core.errors import PaperrankError
+from paperrank.core.seeds import read_seed
+
+ENGINES = ("duckdb", "spark")  # paperrank.engines.ENGINES, without importing DuckDB
+
+# dbt's own test for "this text is a template" (dbt/clients/jinja.py, _HAS_RENDER_CHARS_PAT)
+JINJA = re.compile(r"({[{%#]|[#}%]})")
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+MAX_TEXT = 200
+
+
+@dataclass(frozen=True)
+class Number:
+    """A numeric dbt var: whole or not, its allowed range, the flag's help."""
+
+    whole: bool
+    low: float
+    high: float
+    help: str
+    low_open: bool = False  # low itself is not allowed (a positive number)
+
+    def parse(self, name: str, text: object) -> int | float:
+        value = text if isinstance(text, int | float) and not isinstance(text, bool) else None
+        if value is None and isinstance(text, str):
+            pattern = r"[0-9]{1,19}" if self.whole else r"[0-9]{1,19}(\.[0-9]{1,19})?"
+            if re.fullmatch(pattern, text.strip()):
+                value = int(text) if self.whole else float(text)
+        if self.whole and isinstance(value, float):
+            value = int(value) if value == int(value) else None
+        if value is None or not (self.low < value if self.low_open else self.low <= value) \
+                or value > self.high:
+            raise ValueError(f"must be {self.allowed()}, got {_shown(text)}")
+        return value
+
+    def allowed(self) -> str:
+        kind = "a whole number" if self.whole else "a number"
+        low = f"> {self.low:g}" if self.low_open else f">= {self.low:g}"
+        return f"{kind} {low} and <= {self.high:g}"
+
+
+# The numeric dbt vars (dbt_project.yml `vars`) and their ranges, as macros/rank_uncertainty.sql
+# and macros/check_settings.sql check them.
+NUMBERS: dict[str, Number] = {
+    "top_n": Number(True, 1, 100_000, "shortlist size per ranked category"),
+    "rank_uncertainty_replicates": Number(True, 1, 100_000, "bootstrap replicates"),
+    "rank_uncertainty_seed": Number(True, 0, 2**63 - 1, "seed of the bootstrap draws"),
+    "rank_uncertainty_row_budget": Number(True, 1, 10**15,
+                                          "largest reviews x replicates the bootstrap may draw"),
+    "rank_band_secure": Number(False, 0, 1, "P(top-N) from which a paper is secure"),
+    "rank_band_outside": Number(False, 0, 1, "P(top-N) up to which a paper is outside"),
+    "weight_draws": Number(True, 1, 100_000, "Dirichlet weight draws"),
+    "weight_concentration": Number(False, 0, 1e9, "concentration of the weight draws",
+                                   low_open=True),
+    "weight_tau_max_papers": Number(True, 1, 10**9, "largest category given Kendall's tau"),
+}
+# The text vars and, for a choice, the allowed values (the names are checked by `check`).
+CHOICES: dict[str, tuple[str, ...]] = {"rank_uncertainty_method": ("auto", "bootstrap", "normal")}
 
 
 @dataclass(frozen=True)
@@ -22,10 +96,150 @@ class Settings:
     label_model: str | None = None
     profile: str | None = None  # review-form profile of the raw checks (not a dbt var)
     engine: str = config.DEFAULT_ENGINE  # the engine dbt builds on (engines.ENGINES; not a dbt var)
+    # the other dbt vars given explicitly (rank uncertainty, weight sensitivity); the rest
+    # keep dbt_project.yml's defaults
+    extra: tuple[tuple[str, Any], ...] = field(default=())
 
     def dbt_vars(self) -> str:
-        """The dbt vars as JSON (valid YAML), so no value can break out of the mapping."""
+        """The dbt vars as JSON (valid YAML), so no value can break out of the mapping.
+
+        Only values `check_values` accepts get here: numbers as JSON numbers, texts without a
+        Jinja delimiter, which dbt hands to the models verbatim."""
+        check_values(self)
         values = asdict(self)
-        values.pop("profile")
-        values.pop("engine")
+        for name in ("profile", "engine", "extra"):
+            values.pop(name)
+        values.update(dict(self.extra))
         return json.dumps(values)
+
+
+def texts(chosen: Settings) -> dict[str, str | None]:
+    """Every text setting by its dbt var (or flag) name."""
+    values: dict[str, str | None] = {
+        "taxonomy": chosen.taxonomy, "weight_set": chosen.weight_set, "venue": chosen.venue,
+        "label_model": chosen.label_model, "profile": chosen.profile, "engine": chosen.engine}
+    values.update({k: v for k, v in chosen.extra if k in CHOICES})
+    return values
+
+
+def check_text(name: str, value: object) -> str:
+    """A text setting's value, or ValueError saying why it is refused."""
+    if not isinstance(value, str):
+        raise ValueError(f"must be a text, got {_shown(value)}")
+    if JINJA.search(value):
+        raise ValueError(f"must not contain a template delimiter ({{{{ {{% {{# }}}} %}} #}}): "
+                         f"settings are data, never code; got {_shown(value)}")
+    if CONTROL.search(value):
+        raise ValueError(f"must not contain control characters, got {_shown(value)}")
+    if not value.strip() or len(value) > MAX_TEXT:
+        raise ValueError(f"must be a non-empty text of at most {MAX_TEXT} characters, "
+                         f"got {_shown(value)}")
+    if name in CHOICES and value not in CHOICES[name]:
+        raise ValueError(f"must be one of {', '.join(CHOICES[name])}, got {_shown(value)}")
+    return value
+
+
+def check_values(chosen: Settings) -> None:
+    """Types, ranges and forms of every setting (no file is read); PaperrankError if wrong."""
+    problems = []
+    for name, value in texts(chosen).items():
+        if value is None and name in ("venue", "label_model", "profile"):
+            continue
+        try:
+            check_text(name, value)
+        except ValueError as error:
+            problems.append(f"{name} {error}")
+    numbers = {"top_n": chosen.top_n, **{k: v for k, v in chosen.extra if k in NUMBERS}}
+    for name, value in numbers.items():
+        try:
+            NUMBERS[name].parse(name, value)
+        except ValueError as error:
+            problems.append(f"{name} {error}")
+    unknown = sorted(k for k, _ in chosen.extra if k not in NUMBERS and k not in CHOICES)
+    if unknown:
+        problems.append(f"unknown setting(s) {', '.join(unknown)}")
+    if chosen.engine not in ENGINES:
+        problems.append(f"engine must be one of {', '.join(ENGINES)}")
+    bands = dict(chosen.extra)
+    secure, outside = bands.get("rank_band_secure", 0.9), bands.get("rank_band_outside", 0.1)
+    if not problems and outside >= secure:
+        problems.append(f"rank_band_outside ({outside}) must be below rank_band_secure ({secure})")
+    if problems:
+        raise PaperrankError("invalid settings: " + "; ".join(problems))
+
+
+def check(chosen: Settings, warehouse: Path | None = None, *, one_venue: bool = False) -> None:
+    """Every setting against the data that defines it, before anything runs.
+
+    The seed files name the taxonomies and weight sets; the working warehouse's raw layer
+    (read-only, when `warehouse` is given) the labelled taxonomies, label models and venues.
+    `one_venue`: the run publishes, so an unset venue must mean exactly one venue (its CSVs
+    and its report page are one venue's)."""
+    check_values(chosen)
+    taxonomies = sorted({r["taxonomy"] for r in read_seed("taxonomies")})
+    if chosen.taxonomy not in taxonomies:
+        raise PaperrankError(f"unknown taxonomy {_q(chosen.taxonomy)}; seeds/taxonomies.csv has: "
+                             f"{', '.join(taxonomies)}")
+    weight_sets = sorted({r["weight_set"] for r in read_seed("composite_weights")})
+    if chosen.weight_set not in weight_sets:
+        raise PaperrankError(f"unknown weight_set {_q(chosen.weight_set)}; "
+                             f"seeds/composite_weights.csv has: {', '.join(weight_sets)}")
+    if chosen.profile is not None:
+        from paperrank.ingest.profiles import load_profiles
+
+        profiles = sorted(load_profiles())
+        if chosen.profile not in profiles:
+            raise PaperrankError(f"unknown profile {_q(chosen.profile)}; "
+                                 f"seeds/review_form_profiles.csv has: {', '.join(profiles)}")
+    if warehouse is not None:
+        _check_raw(chosen, warehouse, one_venue)
+
+
+def _check_raw(chosen: Settings, warehouse: Path, one_venue: bool) -> None:
+    import duckdb
+
+    from paperrank.core.warehouse import open_duckdb
+
+    try:
+        con = open_duckdb(warehouse, read_only=True)
+    except duckdb.Error as error:  # a truncated or foreign file: one line, not a traceback
+        raise PaperrankError(f"the working warehouse {warehouse} cannot be opened: "
+                             f"{str(error).splitlines()[0][:200]}") from None
+    try:
+        tables = {r[0] for r in con.execute(
+            "select table_name from duckdb_tables() where schema_name = 'raw'").fetchall()}
+        if not {"papers", "paper_labels"} <= tables:
+            raise PaperrankError(f"the warehouse {warehouse} has no raw layer (raw.papers, "
+                                 "raw.paper_labels); load papers and labels first")
+        labelled = [r[0] for r in con.execute(
+            "select distinct taxonomy from raw.paper_labels order by 1").fetchall()]
+        models = [r[0] for r in con.execute(
+            "select distinct model from raw.paper_labels where taxonomy = ? order by 1",
+            [chosen.taxonomy]).fetchall()]
+        venues = [r[0] for r in con.execute(
+            "select distinct venue from raw.papers where is_accepted order by 1").fetchall()]
+    finally:
+        con.close()
+    if chosen.taxonomy not in labelled:
+        raise PaperrankError(f"taxonomy {chosen.taxonomy} has no labels in raw.paper_labels, so "
+                             f"every mart would be empty; taxonomies with labels: "
+                             f"{', '.join(labelled) or 'none'}")
+    if chosen.label_model is not None and chosen.label_model not in models:
+        raise PaperrankError(f"label_model {_q(chosen.label_model)} has no labels for taxonomy "
+                             f"{chosen.taxonomy}; models with labels: {', '.join(models)}")
+    if chosen.venue is not None and chosen.venue not in venues:
+        raise PaperrankError(f"venue {_q(chosen.venue)} has no accepted papers; venues: "
+                             f"{', '.join(venues) or 'none'}")
+    if one_venue and chosen.venue is None and len(venues) > 1:
+        raise PaperrankError(
+            f"raw.papers holds {len(venues)} venues ({', '.join(venues)}); a publication is one "
+            "venue's rankings, CSVs and report: set VENUE (--venue) to one of them")
+
+
+def _q(text: str | None) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _shown(value: object) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return json.dumps(text[:80] + ("..." if len(text) > 80 else ""), ensure_ascii=False)

@@ -25,6 +25,7 @@ from paperrank.publish.export_files import MANIFEST
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
 def command(export_dir: Path, venue: str, bom: bool) -> None:
     publish.require_published(publish.published_path())
+    rank.check_writable_by_readers(publish.published_path())
     rank.export(Dbt(Settings().dbt_vars(), target="published"), export_dir, venue or None, bom)
     print(exported_line(export_dir))
 

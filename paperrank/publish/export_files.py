@@ -15,16 +15,35 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
+from paperrank.core.errors import PaperrankError
 from paperrank.publish import versions
 
 BOM = "\ufeff".encode()
-MANIFEST = "manifest.json"
+MANIFEST = versions.MANIFEST
+
+
+def claim(out_dir: Path, create: bool = True) -> None:
+    """Refuse an export folder the project did not write (`versions.claim`): a user's folder,
+    a plain file, the checkout, a folder holding other exports, the published warehouse."""
+    versions.claim(out_dir, "exports", is_legacy_export, "EXPORT_DIR", create)
+
+
+def is_legacy_export(path: Path) -> bool:
+    """An export of the single-folder layout: a plain folder holding exactly the files its
+    manifest lists, and the manifest."""
+    try:
+        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+        listed = {f["file"] for f in manifest["files"]}
+        present = {p.name for p in path.iterdir()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return path.is_dir() and not path.is_symlink() and present == listed | {MANIFEST}
 
 
 def staging_folder(out_dir: str) -> str:
     """An empty temporary folder in `<out_dir>.versions/`, named after this process."""
+    claim(Path(out_dir))
     folder = versions.versions_dir(Path(out_dir))
-    folder.mkdir(parents=True, exist_ok=True)
     versions.prune(Path(out_dir))
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     staged = folder / f"{versions.TMP_PREFIX}{os.getpid()}-{stamp}"
@@ -45,7 +64,7 @@ def finish_export(staged: str, out_dir: str, manifest_json: str, bom: bool) -> s
     names = {f["file"] for f in manifest["files"]}
     present = {p.name for p in folder.iterdir()}
     if present != names:
-        raise ValueError(f"staged export {folder} holds {sorted(present)}, expected {sorted(names)}")
+        raise PaperrankError(f"staged export {folder} holds {sorted(present)}, expected {sorted(names)}")
     for entry in manifest["files"]:
         path = folder / entry["file"]
         if bom:
@@ -58,7 +77,7 @@ def finish_export(staged: str, out_dir: str, manifest_json: str, bom: bool) -> s
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n",
                                    encoding="utf-8")
     build_id = str(settings.get("build_id") or "unknown")
-    final = versions.install(link, folder, versions.version_name(build_id))
+    final = versions.install(link, folder, versions.version_name(build_id), is_legacy_export)
     rows = sum(int(f["rows"]) for f in manifest["files"])
     return (f"exported {len(names)} categories ({rows} papers) of build {build_id} to {link} "
             f"(-> {final.name})")

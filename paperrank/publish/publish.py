@@ -44,11 +44,22 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
     On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read through
     DuckDB, so the publication is the same kind of DuckDB file whichever engine built it.
     Returns the build id and the version file.  Raises before switching on any error."""
+    claim(published)
     folder = versions.versions_dir(published)
-    folder.mkdir(parents=True, exist_ok=True)
     versions.prune(published, keep)
     staged = folder / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
     staged.unlink(missing_ok=True)
+    try:
+        return _publish(working, published, staged, keep, engine)
+    except (OSError, duckdb.IOException, duckdb.TransactionException) as error:  # a full or read-only disk
+        versions._remove(staged)
+        versions._remove(staged.with_name(staged.name + ".wal"))
+        raise PaperrankError(f"publishing to {published} failed, nothing was switched: "
+                             f"{_first_line(error)}") from None
+
+
+def _publish(working: Path, published: Path, staged: Path, keep: int,
+             engine: str) -> tuple[str, Path]:
     con = duckdb.connect(str(staged))
     try:
         if engine == "duckdb":
@@ -66,8 +77,39 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
         con.execute("checkpoint")
     finally:
         con.close()
-    final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"), keep)
+    final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"),
+                             is_legacy_publication, keep)
     return build_id, final
+
+
+def claim(published: Path, create: bool = True) -> None:
+    """Refuse a PAPERRANK_PUBLISHED_DB the project did not write (`versions.claim`)."""
+    versions.claim(published, "published", is_legacy_publication, "PAPERRANK_PUBLISHED_DB",
+                   create)
+
+
+def is_legacy_publication(path: Path) -> bool:
+    """A published warehouse of the single-file layout: a DuckDB file with a build's
+    marts.build_settings and no raw layer (so neither the working warehouse nor any
+    unrelated DuckDB file)."""
+    from paperrank.core.warehouse import db_path
+
+    if not path.is_file() or path.resolve() == db_path().resolve():
+        return False
+    try:
+        con = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error:
+        return False
+    try:
+        schemas = {r[0] for r in con.execute(
+            "select distinct schema_name from duckdb_tables()").fetchall()}
+        settings = con.execute("select count(*) from duckdb_tables() where schema_name = 'marts' "
+                               "and table_name = 'build_settings'").fetchone()[0]
+    except duckdb.Error:
+        return False
+    finally:
+        con.close()
+    return settings == 1 and "raw" not in schemas
 
 
 def _attach_spark_tables(con: duckdb.DuckDBPyConnection) -> None:
@@ -81,14 +123,11 @@ def _attach_spark_tables(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def rollback(published: Path) -> tuple[Path, Path]:
-    """Point the published warehouse at the publication before the current one."""
-    active = versions.current(require_published(published))
-    before = versions.previous(published)
-    if active is None or before is None:
-        raise PaperrankError(f"{published} has no earlier publication to roll back to "
-                         f"(publications: {[p.name for p in versions.listing(published)]})")
-    versions.point(published, before)
-    return active, before
+    """Point the published warehouse at the publication before the current one in the
+    publication history (so a build withdrawn by an earlier rollback stays withdrawn)."""
+    require_published(published)
+    claim(published, create=False)
+    return versions.withdraw(published)
 
 
 def _relations(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str | None]]:
@@ -107,6 +146,11 @@ def _copy_comments(con: duckdb.DuckDBPyConnection, schema: str, table: str, comm
             "select column_name, comment from duckdb_columns() where database_name = 'work' "
             "and schema_name = ? and table_name = ? and comment is not null", [schema, table]).fetchall():
         con.execute(f'comment on column "{schema}"."{table}"."{column}" is {_literal(text)}')
+
+
+def _first_line(error: BaseException) -> str:
+    text = getattr(error, "strerror", None) or str(error)
+    return str(text).strip().splitlines()[0][:200] if str(text).strip() else type(error).__name__
 
 
 def _literal(text: str) -> str:

@@ -1,34 +1,70 @@
 """Atomic switches between complete versions of a file or folder, through a symbolic link.
 
-Readers open `link` (the published warehouse, the exports folder); it always points at one
-complete version in `<link>.versions/`.  A new version is written beside the others under a
-temporary name, made durable (fsync), renamed to its final name, and only then does `link`
-change, by `os.replace` of a new symbolic link: one atomic rename.  A process killed at any
-point leaves `link` on the previous version or on the new one, never on anything in between.
-A reader that opened the previous version keeps its open file, so it keeps reading that
-build consistently.
+Readers open `link` (the published warehouse, the exports folder, the report folder); it
+always points at one complete version in `<link>.versions/`.  A new version is written beside
+the others under a temporary name, made durable (fsync), made read-only, renamed to its final
+name, and only then does `link` change, by `os.replace` of a new symbolic link: one atomic
+rename.  A process killed at any point leaves `link` on the previous version or on the new
+one, never on anything in between.  A reader that opened the previous version keeps its open
+file, so it keeps reading that build consistently.
+
+The project moves, replaces or deletes only what it wrote (`claim`):
+- a versions folder it made holds a marker file (`MARKER`, naming the link and its kind);
+- a link is replaced only when it points into its own marked versions folder;
+- an existing plain file or folder at `link` is adopted as the first version only when it is
+  an older layout of the same kind (the caller's `legacy` test says so), and refused otherwise,
+  naming it and saying what to do;
+- managed paths never nest: none inside another's versions folder (a resolved parent inside a
+  marked versions folder), none over a folder holding other managed paths.
+
+Links are relative to the link's resolved parent, so they open wherever the link is made,
+symbolically linked parents included.  The versions folder's publication history
+(`HISTORY`, a stack) says what was published in which order: publish pushes, rollback pops,
+so a withdrawn build is never published again by a later rollback.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
+import stat
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from paperrank.core.errors import PaperrankError
+
 TMP_PREFIX = ".tmp-"
 KEEP = 5
+MARKER = ".paperrank-versions.json"
+HISTORY = ".paperrank-history.json"
+MANIFEST = "manifest.json"
+# `<UTC time>_<build id prefix>[.duckdb]`: the only names that are versions
+VERSION = re.compile(r"[0-9]{8}T[0-9]{12}Z_[A-Za-z0-9]{1,8}(\.duckdb)?")
+READ_ONLY_FILE, READ_ONLY_DIR = 0o444, 0o555
+
+
+class NotOurs(PaperrankError):
+    """A target the project did not write: it is left alone, and the message says what to do."""
+
+
+def real(link: Path) -> Path:
+    """`link` with its parent resolved, the link itself not followed."""
+    return Path(os.path.realpath(link.parent)) / link.name
 
 
 def versions_dir(link: Path) -> Path:
-    """Where the versions behind `link` live: `<link>.versions/` beside it."""
-    return link.parent.resolve() / f"{link.name}.versions"
+    """Where the versions behind `link` live: `<link>.versions/` beside it (resolved)."""
+    return Path(os.path.realpath(link.parent)) / f"{link.name}.versions"
 
 
 def version_name(build_id: str, suffix: str = "") -> str:
     """A name that sorts by time: `<UTC time>_<build id prefix><suffix>`."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    return f"{stamp}_{build_id[:8]}{suffix}"
+    prefix = re.sub(r"[^A-Za-z0-9]", "", build_id)[:8] or "unknown"
+    return f"{stamp}_{prefix}{suffix}"
 
 
 def fsync_path(path: Path) -> None:
@@ -44,85 +80,220 @@ def fsync_path(path: Path) -> None:
         os.close(fd)
 
 
+def _marker(folder: Path) -> dict | None:
+    try:
+        data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _target(link: Path) -> Path:
+    return Path(os.path.realpath(link))
+
+
 def current(link: Path) -> Path | None:
     """The version `link` points at, or None when it is not a link into its versions folder."""
     if not link.is_symlink():
         return None
-    target = (link.parent / os.readlink(link)).resolve()
-    return target if target.parent == versions_dir(link).resolve() else None
+    target = _target(link)
+    return target if target.parent == versions_dir(link) else None
+
+
+def well_formed(version: Path) -> bool:
+    """A complete publication: a version name, and a DuckDB file or a folder with a manifest."""
+    if not VERSION.fullmatch(version.name) or version.is_symlink():
+        return False
+    if version.name.endswith(".duckdb"):
+        return version.is_file()
+    return version.is_dir() and (version / MANIFEST).is_file()
 
 
 def listing(link: Path) -> list[Path]:
-    """Complete versions behind `link`, oldest first (temporary ones are not versions)."""
+    """Complete versions behind `link`, oldest first; anything else there is not a version."""
     folder = versions_dir(link)
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir() if not p.name.startswith((TMP_PREFIX, ".")))
+    return sorted(p for p in folder.iterdir() if well_formed(p))
 
 
-def adopt_legacy(link: Path) -> None:
-    """A plain file or folder at `link` (an older layout) becomes its first version."""
-    if link.exists() and not link.is_symlink():
-        folder = versions_dir(link)
+def claim(link: Path, kind: str, legacy: Callable[[Path], bool], what: str,
+          create: bool = True) -> None:
+    """Make sure `link` is the project's to manage as `kind`, or raise NotOurs.
+
+    `legacy(path)` tells an older layout of this kind (a plain published file, a plain export
+    folder) that `install` may adopt; `what` names the setting, for the message.  With
+    `create`, the versions folder and its marker are made."""
+    folder = versions_dir(link)
+    shown = f"{link} ({what})"
+    for parent in real(link).parents:
+        mark = _marker(parent) if parent.name.endswith(".versions") else None
+        if mark is not None:
+            raise NotOurs(f"{shown} is inside {parent}, the versions of a managed "
+                          f"{mark.get('kind')} folder; choose a path outside it")
+    mark = _marker(folder)
+    if mark is not None and mark.get("kind") != kind:
+        raise NotOurs(f"{shown} is already the {mark.get('kind')} path; give each its own path")
+    if link.is_symlink():
+        target = _target(link)
+        if target.parent != folder or not VERSION.fullmatch(target.name):
+            raise NotOurs(f"{shown} is a symbolic link to {target}, which paperrank did not "
+                          "make; remove the link or choose another path")
+    elif link.exists():
+        if not legacy(link):
+            held = _managed_inside(link)
+            why = f"it holds the managed {held}" if held else "paperrank did not write it"
+            raise NotOurs(f"{shown} already exists and {why}; nothing was moved: choose "
+                          "another path, or move it away first")
+    elif folder.exists() and mark is None and listing(link) == []:
+        raise NotOurs(f"{folder} exists but paperrank did not make it; move it away or choose "
+                      f"another path than {shown}")
+    if create:
         folder.mkdir(parents=True, exist_ok=True)
-        os.rename(link, folder / version_name("legacy00", link.suffix if link.is_file() else ""))
+        if mark is None:
+            _write_json(folder / MARKER, {"kind": kind, "link": link.name})
+
+
+def _managed_inside(folder: Path) -> str | None:
+    if not folder.is_dir() or folder.is_symlink():
+        return None
+    try:
+        for child in folder.iterdir():
+            if child.name.endswith(".versions") and _marker(child) is not None:
+                return str(folder / child.name.removesuffix(".versions"))
+    except OSError:
+        return None
+    return None
+
+
+def adopt_legacy(link: Path, legacy: Callable[[Path], bool]) -> None:
+    """A plain file or folder at `link` of an older layout becomes the first version (and the
+    first entry of the history); anything else is refused by `claim`, never moved."""
+    if link.exists() and not link.is_symlink() and legacy(link):
+        folder = versions_dir(link)
+        name = version_name("legacy00", ".duckdb" if link.is_file() else "")
+        os.rename(link, folder / name)
+        _read_only(folder / name)
+        _write_history(folder, [n for n in history(link) if n != name] + [name])
         fsync_path(folder)
 
 
+def history(link: Path) -> list[str]:
+    """The publication history behind `link`, oldest first, ending with the current version.
+
+    The stack on disk is reconciled with the link: a run killed between writing the history
+    and switching the link leaves them apart, and the link is what readers see.  A versions
+    folder from before the history existed starts from its versions in name order."""
+    folder = versions_dir(link)
+    try:
+        names = json.loads((folder / HISTORY).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        names = None
+    present = {p.name for p in listing(link)}
+    active = current(link)
+    if not isinstance(names, list):
+        names = sorted(present)
+        if active is not None and active.name in names:
+            names = names[:names.index(active.name) + 1]
+    names = list(dict.fromkeys(n for n in names if isinstance(n, str) and n in present))
+    if active is not None:
+        if active.name in names:
+            names = names[:len(names) - names[::-1].index(active.name)]
+        else:
+            names.append(active.name)
+    return names
+
+
 def point(link: Path, version: Path) -> None:
-    """Make `link` point at `version` in one atomic rename, and make that durable."""
+    """Make `link` point at `version` in one atomic rename, and make that durable.
+
+    The link's text is relative to the link's resolved parent, so it opens however the
+    parent was reached (a symbolic link to another disk included)."""
+    parent = Path(os.path.realpath(link.parent))
     staged = link.parent / f".{link.name}.{os.getpid()}.link"
     if staged.is_symlink() or staged.exists():
         staged.unlink()
-    os.symlink(os.path.relpath(version, link.parent), staged)
+    os.symlink(os.path.relpath(version, parent), staged)
     os.replace(staged, link)
     fsync_path(link.parent)
 
 
-def install(link: Path, staged: Path, name: str, keep: int = KEEP) -> Path:
+def install(link: Path, staged: Path, name: str, legacy: Callable[[Path], bool],
+            keep: int = KEEP) -> Path:
     """Make the complete `staged` file or folder the version `name` and point `link` at it.
 
     `staged` must already be in the versions folder (a rename never crosses file systems).
-    Keeps the `keep` newest versions, and always the one `link` points at.
-    """
+    The version is made read-only; the history gets it on top; the `keep` latest entries of
+    the history stay, and always the one `link` points at."""
     folder = versions_dir(link)
+    _read_only(staged)
     fsync_path(staged)
     final = folder / name
     os.rename(staged, final)
     fsync_path(folder)
-    adopt_legacy(link)
+    adopt_legacy(link, legacy)
+    _write_history(folder, [n for n in history(link) if n != name] + [name])
     point(link, final)
     prune(link, keep)
     return final
 
 
-def prune(link: Path, keep: int = KEEP) -> None:
-    """Delete all but the `keep` newest versions (never the current one), and stale temporaries.
-
-    A temporary left by a killed run is removed only when its process is gone."""
+def withdraw(link: Path) -> tuple[Path, Path]:
+    """Point `link` at the publication before the current one in the history (rollback)."""
+    names = history(link)
     active = current(link)
-    for old in listing(link)[:-keep] if keep > 0 else []:
-        if old != active:
-            _remove(old)
+    if active is None or len(names) < 2:
+        raise PaperrankError(f"{link} has no earlier publication to roll back to "
+                             f"(history: {names})")
+    before = versions_dir(link) / names[-2]
+    _write_history(versions_dir(link), names[:-1])
+    point(link, before)
+    return active, before
+
+
+def prune(link: Path, keep: int = KEEP) -> None:
+    """Delete the versions outside the `keep` latest entries of the history (never the
+    current one), and temporaries of processes that are gone; nothing else is touched."""
     folder = versions_dir(link)
-    for tmp in folder.glob(f"{TMP_PREFIX}*") if folder.is_dir() else []:
+    if not folder.is_dir() or _marker(folder) is None:
+        return
+    active = current(link)
+    kept = set(history(link)[-keep:]) if keep > 0 else set()
+    for old in listing(link):
+        if old.name not in kept and old != active:
+            _remove(old)
+    for tmp in folder.glob(f"{TMP_PREFIX}*"):
         pid = tmp.name.removeprefix(TMP_PREFIX).split("-")[0]
         if pid.isdigit() and int(pid) != os.getpid() and not Path(f"/proc/{pid}").exists():
             _remove(tmp)
 
 
-def previous(link: Path) -> Path | None:
-    """The version before the current one, or None when there is none."""
-    versions = listing(link)
-    active = current(link)
-    if active not in versions:
-        return None
-    index = versions.index(active)
-    return versions[index - 1] if index > 0 else None
+def _write_json(path: Path, data: object) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    fsync_path(tmp)
+    os.replace(tmp, path)
+
+
+def _write_history(folder: Path, names: list[str]) -> None:
+    _write_json(folder / HISTORY, names)
+
+
+def _read_only(path: Path) -> None:
+    """Publications are never written again: files 0444, folders 0555."""
+    if path.is_dir() and not path.is_symlink():
+        for child in path.iterdir():
+            if child.is_file() and not child.is_symlink():
+                child.chmod(READ_ONLY_FILE)
+        path.chmod(READ_ONLY_DIR)
+    elif path.is_file():
+        path.chmod(READ_ONLY_FILE)
 
 
 def _remove(path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
+        for folder, _, _ in os.walk(path):
+            os.chmod(folder, stat.S_IRWXU)
         shutil.rmtree(path, ignore_errors=True)
     else:
         path.unlink(missing_ok=True)

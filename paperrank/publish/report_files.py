@@ -1,0 +1,111 @@
+"""The experts' report as part of the publication: a version folder, switched whole.
+
+The pages used to be rewritten in place, so a full disk left a truncated page instead of the
+good one, and `make rollback` left the withdrawn build's page in front of the experts.  Now
+the pages of one build are written into a temporary folder in `<report dir>.versions/`, with a
+manifest (the build id, each page's venue, size and sha256), made read-only and switched in
+with one atomic rename (`paperrank.publish.versions`), like the warehouse and the CSVs.  A
+failure at any point leaves the previous report as it was.  Rollback points the report back
+at the version of the build it restores (`restore`), or draws that build's pages again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+
+from paperrank.core.errors import PaperrankError
+from paperrank.publish import versions
+
+GENERATOR = b'content="paperrank report"'
+
+
+def claim(report_dir: Path, create: bool = True) -> None:
+    """Refuse a report folder the project did not write (`versions.claim`)."""
+    versions.claim(report_dir, "report", is_legacy_report, "REPORT_DIR", create)
+
+
+def is_legacy_report(path: Path) -> bool:
+    """A report folder of the in-place layout: only pages this project's template drew."""
+    if not path.is_dir() or path.is_symlink():
+        return False
+    pages = list(path.iterdir())
+    for page in pages:
+        if page.suffix != ".html" or not page.is_file():
+            return False
+        with page.open("rb") as handle:
+            if GENERATOR not in handle.read(4096):
+                return False
+    return bool(pages)
+
+
+def build_id_of(db: Path) -> str:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return str(con.execute("select min(build_id) from marts.build_settings").fetchone()[0])
+    finally:
+        con.close()
+
+
+def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
+                   **options: object) -> list[tuple[str, Path]]:
+    """Draw the pages of `db`'s build into a new version of `report_dir` and switch to it;
+    return (venue, page) pairs, the pages named through `report_dir`."""
+    from paperrank.report.cli import write_reports
+
+    claim(report_dir)
+    folder = versions.versions_dir(report_dir)
+    versions.prune(report_dir)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+    staged = folder / f"{versions.TMP_PREFIX}{os.getpid()}-{stamp}"
+    staged.mkdir()
+    try:
+        written = write_reports(db, staged, venues, **options)
+        pages: dict[str, str] = {}
+        for venue, page in written:
+            if page.name in pages:
+                raise PaperrankError(
+                    f"venues {pages[page.name]!r} and {venue!r} would share the report page "
+                    f"{page.name}; rank them one at a time (VENUE=...) into different REPORT_DIRs")
+            pages[page.name] = venue
+        build_id = build_id_of(db)
+        manifest = {"build_id": build_id, "published_db": str(db),
+                    "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                    "pages": [{"venue": venue, "file": name,
+                               "bytes": (staged / name).stat().st_size,
+                               "sha256": hashlib.sha256((staged / name).read_bytes()).hexdigest()}
+                              for name, venue in sorted(pages.items())]}
+        (staged / versions.MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n",
+                                                encoding="utf-8")
+        versions.install(report_dir, staged, versions.version_name(build_id), is_legacy_report)
+    except OSError as error:  # a full or read-only disk: the previous report stays
+        versions._remove(staged)
+        raise PaperrankError(f"the report could not be written to {report_dir} "
+                             f"({error.strerror or error}); the previous report is unchanged") from None
+    except BaseException:
+        versions._remove(staged)
+        raise
+    return [(venue, report_dir / name) for name, venue in sorted(pages.items())]
+
+
+def restore(report_dir: Path, db: Path) -> list[tuple[str, Path]] | None:
+    """Point `report_dir` at its newest version drawn from `db`'s build (rollback); None when
+    there is none (the caller draws the pages again)."""
+    if not report_dir.is_symlink():
+        return None
+    claim(report_dir, create=False)
+    wanted = build_id_of(db)
+    for version in reversed(versions.listing(report_dir)):
+        try:
+            manifest = json.loads((version / versions.MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if manifest.get("build_id") == wanted:
+            versions.point(report_dir, version)
+            return [(p["venue"], report_dir / p["file"]) for p in manifest.get("pages", [])]
+    return None

@@ -1,0 +1,196 @@
+"""Issue 22 points 2-5, 9 and 12: the project moves, replaces or deletes only what it wrote.
+
+Before: an existing EXPORT_DIR (a user's folder, a plain file, `seeds/`, the checkout) was
+moved into `<dir>.versions/..._legacy00` at once and deleted five exports later; an unrelated
+DuckDB file named by PAPERRANK_PUBLISHED_DB was adopted the same way (and a rollback published
+it); links under a symbolically linked parent dangled; export folders nested inside each
+other; a stray `.duckdb.wal` in the versions folder was taken for a build; and rollback
+followed build time instead of the publication history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import duckdb
+import pytest
+from project import BIN, REPO, Project
+
+from paperrank.publish import publish, versions
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """A small venue, built by dbt and published once (`python -m paperrank.pipeline rank`)."""
+    scratch = tmp_path_factory.mktemp("managed")
+    project = Project(scratch / "w.duckdb", scratch)
+    out, truth = scratch / "v.parquet", scratch / "t.parquet"
+    project.paperrank("ingest", "synthetic", "--papers", "200", "--out", str(out),
+                   "--labels-out", str(truth))
+    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile",
+                   "iclr2026")
+    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
+    project.paperrank("rank", "--top-n", "5", "--profile", "iclr2026",
+                   "--export-dir", str(scratch / "exports"), "--report-dir", str(scratch / "report"))
+    return project
+
+
+def tree(path: Path) -> str:
+    """Every name, mode and byte under `path` (or of the file), to prove nothing moved."""
+    digest = hashlib.sha256()
+    items = [path] if path.is_file() else sorted(path.rglob("*"))
+    for item in items:
+        digest.update(f"{item}:{item.stat().st_mode}".encode())
+        if item.is_file():
+            digest.update(item.read_bytes())
+    return digest.hexdigest()
+
+
+def export(project: Project, folder: Path, env: dict[str, str] | None = None):
+    return project.run(str(BIN / "paperrank"), "export", "--export-dir",
+                       str(folder), check=False) if env is None else _run(project, env, "export",
+                                                                          "--export-dir", str(folder))
+
+
+def _run(project: Project, env: dict[str, str], *args: str):
+    import subprocess
+    return subprocess.run([str(BIN / "paperrank"), *args], cwd=project.root,
+                          env={**project.env, **env}, capture_output=True, text=True, timeout=600)
+
+
+def one_line_refusal(result, *words: str) -> str:
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("kind", ["user folder", "plain file", "seeds", "checkout"])
+def test_an_existing_export_target_we_did_not_write_is_refused(built: Project, tmp_path: Path,
+                                                               kind: str) -> None:
+    if kind == "user folder":
+        target = tmp_path / "thesis"
+        target.mkdir()
+        (target / "chapter1.tex").write_text("my work", encoding="utf-8")
+    elif kind == "plain file":
+        target = tmp_path / "notes.txt"
+        target.write_text("notes", encoding="utf-8")
+    else:
+        target = REPO / "seeds" if kind == "seeds" else REPO
+    before = tree(target) if kind != "checkout" else sorted(os.listdir(target))
+    line = one_line_refusal(export(built, target), str(target), "EXPORT_DIR",
+                            "nothing was moved")
+    assert "paperrank did not write it" in line
+    assert (tree(target) if kind != "checkout" else sorted(os.listdir(target))) == before
+    assert not target.with_name(f"{target.name}.versions").exists()
+
+
+def test_an_unrelated_duckdb_file_is_never_adopted(built: Project, tmp_path: Path) -> None:
+    other = tmp_path / "analysis.duckdb"
+    con = duckdb.connect(str(other))
+    con.execute("create table notes as select 42 as answer")
+    con.close()
+    before = tree(other)
+    env = {"PAPERRANK_PUBLISHED_DB": str(other)}
+    one_line_refusal(_run(built, env, "publish", "--top-n", "5", "--profile", "iclr2026"),
+                     str(other), "PAPERRANK_PUBLISHED_DB", "paperrank did not write it")
+    one_line_refusal(_run(built, env, "rollback"), str(other), "paperrank did not write it")
+    # the working warehouse is not a publication either
+    one_line_refusal(_run(built, {"PAPERRANK_PUBLISHED_DB": str(built.db)}, "publish", "--top-n",
+                          "5", "--profile", "iclr2026"), "paperrank did not write it")
+    assert tree(other) == before and not (tmp_path / "analysis.duckdb.versions").exists()
+
+
+def test_links_open_under_a_symlinked_parent(built: Project, tmp_path: Path) -> None:
+    deep = tmp_path / "mnt" / "disk" / "a" / "b"
+    deep.mkdir(parents=True)
+    (tmp_path / "warehouse").symlink_to(deep)
+    published = tmp_path / "warehouse" / "published.duckdb"
+    publish.publish(built.db, published)
+    result = _run(built, {"PAPERRANK_PUBLISHED_DB": str(published)}, "export", "--export-dir",
+                  str(tmp_path / "warehouse" / "exports"))
+    assert result.returncode == 0, result.stderr
+    for link in (published, tmp_path / "warehouse" / "exports"):
+        assert link.exists(), f"{link} -> {os.readlink(link)} dangles"
+    con = duckdb.connect(str(published), read_only=True)
+    assert con.execute("select count(*) from marts.paper_rankings").fetchone()[0] > 0
+    con.close()
+    assert json.loads((tmp_path / "warehouse" / "exports" / "manifest.json").read_text())["files"]
+    # the same tree moved elsewhere still opens (links are relative to the resolved parent)
+    shutil.move(str(tmp_path / "mnt"), str(tmp_path / "moved"))
+    assert (tmp_path / "moved" / "disk" / "a" / "b" / "published.duckdb").exists()
+
+
+def test_export_folders_never_nest(built: Project, tmp_path: Path) -> None:
+    outer = tmp_path / "exports"
+    assert export(built, outer / "iclr2026").returncode == 0
+    before = tree(outer)
+    one_line_refusal(export(built, outer), "holds the managed", str(outer / "iclr2026"))
+    assert tree(outer) == before
+    other = tmp_path / "other"
+    assert export(built, other).returncode == 0
+    one_line_refusal(export(built, other / "inner"), "is inside", "versions")
+    one_line_refusal(export(built, built.published), "already the published path")
+    assert versions.current(outer / "iclr2026") is not None and (outer / "iclr2026").exists()
+
+
+def test_rank_refuses_overlapping_paths_before_building(built: Project, tmp_path: Path) -> None:
+    result = built.run(str(BIN / "paperrank"), "rank", "--top-n", "5",
+                       "--export-dir", str(tmp_path / "out"), "--report-dir",
+                       str(tmp_path / "out" / "report"), check=False)
+    one_line_refusal(result, "REPORT_DIR", "inside EXPORT_DIR")
+    assert "[1/7]" not in result.stdout  # nothing ran
+
+
+def test_stray_files_are_not_publications_and_publications_are_read_only(built: Project) -> None:
+    published = built.published
+    active = versions.current(published)
+    assert active is not None
+    assert stat.S_IMODE(active.stat().st_mode) == 0o444
+    exports = versions.current(built.scratch / "exports")
+    assert exports is not None and stat.S_IMODE(exports.stat().st_mode) == 0o555
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o444 for p in exports.iterdir())
+    stray = active.with_name(active.name + ".wal")
+    stray.write_bytes(b"\0" * 100)
+    copy = active.with_name("notes.duckdb")
+    copy.write_bytes(b"not a database")
+    try:
+        assert versions.listing(published) == [active] or stray not in versions.listing(published)
+        result = built.paperrank("publications")
+        assert stray.name not in result.stdout and "notes.duckdb" not in result.stdout
+        assert stray.exists() and copy.exists()  # not ours to delete either
+    finally:
+        stray.unlink()
+        copy.unlink()
+
+
+def test_rollback_walks_the_publication_history(built: Project, tmp_path: Path) -> None:
+    published = tmp_path / "p.duckdb"
+    names = {}
+    for label in "AB":
+        names[label] = publish.publish(built.db, published)[1].name
+    assert publish.rollback(published)[1].name == names["A"]
+    names["C"] = publish.publish(built.db, published)[1].name
+    was, now = publish.rollback(published)
+    assert (was.name, now.name) == (names["C"], names["A"])  # never the withdrawn B
+    with pytest.raises(Exception, match="no earlier publication"):
+        publish.rollback(published)
+
+
+def test_an_upgrade_from_the_single_file_layout_keeps_every_build(built: Project,
+                                                                  tmp_path: Path) -> None:
+    published = tmp_path / "single.duckdb"
+    shutil.copy(versions.current(built.published), published)  # the old layout: a plain file
+    published.chmod(0o644)
+    _, new = publish.publish(built.db, published)
+    history = versions.history(published)
+    assert len(history) == 2 and history[1] == new.name and "legacy00" in history[0]
+    was, now = publish.rollback(published)
+    assert was == new and "legacy00" in now.name
