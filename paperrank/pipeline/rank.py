@@ -25,7 +25,7 @@ import click
 
 from paperrank.cli.options import settings_options
 from paperrank.core import config
-from paperrank.core.errors import CheckFailed, PaperrankError
+from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import db_path, open_duckdb
 from paperrank.engines import dbt_target
 from paperrank.pipeline import settings
