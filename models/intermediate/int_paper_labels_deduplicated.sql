@@ -12,10 +12,8 @@ in_taxonomy as (
 
     select * from labels
     where
-        taxonomy = {{ sql_string(var('taxonomy')) }}
-        {%- if label_model is not none %}
-            and label_model = {{ sql_string(label_model) }}
-        {%- endif %}
+        taxonomy = {{ sql_string(var('taxonomy')) }}{% if label_model is not none %}
+        and label_model = {{ sql_string(label_model) }}{% endif %}
 
 ),
 

@@ -43,10 +43,8 @@ accepted as (
 
     select * from papers
     where
-        is_accepted
-        {%- if venue is not none %}
-            and venue = {{ sql_string(venue) }}
-        {%- endif %}
+        is_accepted{% if venue is not none %}
+        and venue = {{ sql_string(venue) }}{% endif %}
 
 ),
 

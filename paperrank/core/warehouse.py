@@ -170,6 +170,14 @@ _LOCK_HOLDER = re.compile(r"Conflicting lock is held in (?P<program>.+?)(?: \(PI
                           r"(?: by user \S+)?\.(?:\s|$)")
 
 
+def one_row(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[Any, ...]:
+    """The one row an aggregate query returns (DuckDB types `fetchone()` as optional)."""
+    row = con.execute(sql).fetchone()
+    if row is None:
+        raise RuntimeError(f"no row from: {sql}")
+    return row
+
+
 def open_duckdb(path: Path | str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """`duckdb.connect`, with a lock held by another process turned into `WarehouseLocked`.
 

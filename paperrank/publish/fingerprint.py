@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import open_duckdb
+from paperrank.core.warehouse import one_row, open_duckdb
 
 Fingerprint = dict[str, tuple[int, int]]
 
@@ -25,8 +25,8 @@ def take(db: Path) -> Fingerprint:
             "select table_name from duckdb_tables() where schema_name = 'raw' order by 1").fetchall()]
         prints: Fingerprint = {}
         for table in tables:
-            count, total = con.execute(
-                f'select count(*), coalesce(sum(hash(t)), 0) from raw."{table}" as t').fetchone()
+            count, total = one_row(
+                con, f'select count(*), coalesce(sum(hash(t)), 0) from raw."{table}" as t')
             prints[table] = (int(count), int(total))
         return prints
     finally:

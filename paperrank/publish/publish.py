@@ -17,6 +17,7 @@ import duckdb
 
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError
+from paperrank.core.warehouse import one_row
 from paperrank.publish import versions
 
 # what analysts get: every table of these schemas, plus these single relations
@@ -103,8 +104,8 @@ def is_legacy_publication(path: Path) -> bool:
     try:
         schemas = {r[0] for r in con.execute(
             "select distinct schema_name from duckdb_tables()").fetchall()}
-        settings = con.execute("select count(*) from duckdb_tables() where schema_name = 'marts' "
-                               "and table_name = 'build_settings'").fetchone()[0]
+        settings = one_row(con, "select count(*) from duckdb_tables() where schema_name = 'marts' "
+                           "and table_name = 'build_settings'")[0]
     except duckdb.Error:
         return False
     finally:

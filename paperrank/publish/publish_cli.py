@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 import duckdb
 
+from paperrank.core.warehouse import one_row
 from paperrank.publish import publish, versions
 
 
@@ -25,8 +26,8 @@ def command() -> None:
         try:
             con = duckdb.connect(str(version), read_only=True)
             try:
-                row = con.execute("select min(build_id), min(built_at), min(taxonomy), min(top_n), "
-                                  "min(weight_set) from marts.build_settings").fetchone()
+                row = one_row(con, "select min(build_id), min(built_at), min(taxonomy), min(top_n), "
+                              "min(weight_set) from marts.build_settings")
             finally:
                 con.close()
             detail = (f"build {row[0]}  built {row[1]}  taxonomy={row[2]} top_n={row[3]} "

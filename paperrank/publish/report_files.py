@@ -20,6 +20,7 @@ from pathlib import Path
 import duckdb
 
 from paperrank.core.errors import PaperrankError
+from paperrank.core.warehouse import one_row
 from paperrank.publish import versions
 
 GENERATOR = b'content="paperrank report"'
@@ -47,13 +48,13 @@ def is_legacy_report(path: Path) -> bool:
 def build_id_of(db: Path) -> str:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return str(con.execute("select min(build_id) from marts.build_settings").fetchone()[0])
+        return str(one_row(con, "select min(build_id) from marts.build_settings")[0])
     finally:
         con.close()
 
 
 def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
-                   **options: object) -> list[tuple[str, Path]]:
+                   **options: int) -> list[tuple[str, Path]]:
     """Draw the pages of `db`'s build into a new version of `report_dir` and switch to it;
     return (venue, page) pairs, the pages named through `report_dir`."""
     from paperrank.report.cli import write_reports
