@@ -9,7 +9,8 @@
     before dbt starts (paperrank/pipeline/settings.py).
 -#}
 {% macro refuse_template_vars() %}
-    {%- set given = invocation_args_dict.get('vars') or {} -%}
+    {#- sqlfluff's jinja templater (make lint) has no command line, so nothing to refuse -#}
+    {%- set given = (invocation_args_dict.get('vars') if invocation_args_dict is defined) or {} -%}
     {%- if given is string -%}
         {%- set given = fromyaml(given) or {} -%}
     {%- endif -%}

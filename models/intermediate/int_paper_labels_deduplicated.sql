@@ -13,7 +13,7 @@ in_taxonomy as (
     select * from labels
     where
         taxonomy = {{ sql_string(var('taxonomy')) }}{% if label_model is not none %}
-        and label_model = {{ sql_string(label_model) }}{% endif %}
+            and label_model = {{ sql_string(label_model) }}{% endif %}
 
 ),
 

@@ -44,7 +44,7 @@ accepted as (
     select * from papers
     where
         is_accepted{% if venue is not none %}
-        and venue = {{ sql_string(venue) }}{% endif %}
+            and venue = {{ sql_string(venue) }}{% endif %}
 
 ),
 
