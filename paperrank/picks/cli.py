@@ -34,7 +34,8 @@ def picks() -> None:
                    "PAPERRANK_PUBLISHED_DB or warehouse/published.duckdb when it exists, "
                    "else PAPERRANK_DB or warehouse/paperrank.duckdb)")
 @click.option("--seed", type=click.Path(dir_okay=False, path_type=Path),
-              default=SEEDS / "expert_selections.csv", show_default=True,
+              default=SEEDS / "expert_selections.csv",
+              show_default="seeds/expert_selections.csv of the project",
               help="the seed to merge into")
 def import_picks(files: tuple[Path, ...], db: Path | None, seed: Path) -> None:
     """Merge one or more picks files (paper_id,category,selected_by,note) into the seed.
