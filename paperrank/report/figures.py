@@ -184,7 +184,8 @@ def why_here(rows: pd.DataFrame, signals: list[str], top_count: int, key: str,
     alt = (f"Stacked bars of the weighted terms of the composite for ranks "
            f"{int(rows['category_rank'].min())} to {int(rows['category_rank'].max())}. "
            + (f"The largest term of the first three papers: {', '.join(strongest)}. "
-              if strongest else "No signal varies in this category: every term is zero. ")
+              if strongest else "No weighted term differs from zero: with one paper, or papers whose "
+              "scores are identical, every z-score is 0, so only the composite is drawn. ")
            + "The table above lists each paper's signals and composite.")
     return render(fig, key, alt,
                   "Why here: each paper's composite split into its weighted terms.")
