@@ -85,6 +85,10 @@ NUMBERS: dict[str, Number] = {
 }
 # The text vars and, for a choice, the allowed values (the names are checked by `check`).
 CHOICES: dict[str, tuple[str, ...]] = {"rank_uncertainty_method": ("auto", "bootstrap", "normal")}
+# The list vars: the method's definition (the signals the composite can weigh, the review score
+# columns), set in dbt_project.yml, not from the command line; check_settings (on-run-start)
+# checks them and refuse_template_vars refuses a template in any of their items.
+LISTS: tuple[str, ...] = ("ranking_signals", "review_score_columns")
 
 
 @dataclass(frozen=True)

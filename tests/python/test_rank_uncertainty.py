@@ -68,8 +68,9 @@ def draw_bits(seed: int, paper_id: str, replicate: np.ndarray, draw: np.ndarray)
 
 
 def exact_z(values: np.ndarray) -> np.ndarray:
-    """z-scores from exact sums of round(x * 64 lcm(1..20)) (macros/statistics/zscore.sql's
-    grid, the ranking's), 0 where undefined: z = (n q - S) sqrt((n - 1) / (n (n Q - S^2)))."""
+    """z-scores as macros/statistics/zscore.sql computes them, 0 where undefined: the group's
+    exact integer sums of q = round(x * 64 lcm(1..20)) give its mean S / n / u and sample std
+    sqrt((n Q - S^2) / (n (n - 1))) / u once, then z = (x - mean) / std per value."""
     present = ~np.isnan(values)
     grid = 14898723840.0
     q = [int(np.sign(v) * np.floor(abs(v) * grid + 0.5)) for v in values[present]]
@@ -78,8 +79,9 @@ def exact_z(values: np.ndarray) -> np.ndarray:
     spread = n * squares - total * total
     z = np.zeros_like(values)
     if n > 1 and spread > 0:
-        scale = np.sqrt(float(n - 1) / (float(n) * float(spread)))
-        z[present] = [float(n * v - total) * scale for v in q]
+        mean = float(total) / n / grid
+        std = np.sqrt(float(spread) / (n * (n - 1))) / grid
+        z[present] = (values[present] - mean) / std
     return z
 
 

@@ -431,7 +431,10 @@ def check_in_browser(path: Path, name: str) -> dict[str, object]:
 def test_iclr_in_chromium(iclr: tuple[Project, Path]) -> None:
     _, path = iclr
     state = check_in_browser(path, "iclr-2026")
-    assert len(state["sections"]) == 6 + 3
+    # overview, the 6 categories, how far to trust the ranking (the ICLR 2026 outcomes: its
+    # oral/poster tier), the classification audit and the picks
+    assert len(state["sections"]) == 6 + 4
+    assert "validity" in state["sections"]
 
 
 def test_synthetic_in_chromium_hostile_text_is_text(synthetic) -> None:

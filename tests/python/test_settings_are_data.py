@@ -54,9 +54,9 @@ def run(project: Project, *args: str):
 
 
 def test_every_var_is_covered() -> None:
-    from paperrank.pipeline.settings import CHOICES, NUMBERS
+    from paperrank.pipeline.settings import CHOICES, LISTS, NUMBERS
 
-    names = {"taxonomy", "weight_set", "venue", "label_model", *NUMBERS, *CHOICES}
+    names = {"taxonomy", "weight_set", "venue", "label_model", *NUMBERS, *CHOICES, *LISTS}
     assert set(VARS) <= names, set(VARS) - names
 
 
