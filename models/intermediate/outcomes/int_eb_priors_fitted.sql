@@ -29,7 +29,7 @@ grouped as (
         {%- for field in fields %}
             select
                 venue,
-                {{ 'category' if scope == 'category' else 'cast(null as varchar) as category' }},
+                {{ 'category' if scope == 'category' else 'cast(null as string) as category' }},
                 '{{ scope }}' as prior_scope,
                 '{{ field }}' as field,
                 count({{ field }}_mean) as papers_reviewed,

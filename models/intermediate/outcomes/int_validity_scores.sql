@@ -79,14 +79,14 @@ members as (
 
     select
         venue,
-        cast(null as varchar) as category,
+        cast(null as string) as category,
         'all_submissions' as population,
         paper_id
     from papers
     union all
     select
         venue,
-        cast(null as varchar) as category,
+        cast(null as string) as category,
         'accepted' as population,
         paper_id
     from papers
