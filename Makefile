@@ -124,7 +124,7 @@ publications: setup ## list the kept publications and which one is published
 
 ## Publish the previous build again, and export it.
 rollback: setup ## publish the previous build again, and export it
-	$(PAPERRANK) rollback --export-dir "$(EXPORT_DIR)"
+	$(PAPERRANK) rollback --export-dir "$(EXPORT_DIR)" --report-dir "$(REPORT_DIR)"
 
 validate: setup validate-raw validate-marts ## the great-expectations checks on the raw layer and the marts
 

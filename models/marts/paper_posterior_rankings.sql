@@ -160,8 +160,8 @@ rank_summaries as (
     select
         paper_id,
         avg(draw_rank) as posterior_expected_rank,
-        quantile_disc(draw_rank, 0.05) as posterior_rank_p05,
-        quantile_disc(draw_rank, 0.95) as posterior_rank_p95,
+        cast(percentile_disc(0.05) within group (order by draw_rank) as bigint) as posterior_rank_p05,
+        cast(percentile_disc(0.95) within group (order by draw_rank) as bigint) as posterior_rank_p95,
         avg(case when draw_rank <= {{ var('top_n') }} then 1.0 else 0.0 end) as posterior_p_top_n,
         count(*) as posterior_draws
 

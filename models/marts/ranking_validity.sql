@@ -167,7 +167,8 @@ binary_metrics as (
     select
         partition_key,
         'auc' as metric,
-        sum(positives * (negatives_below + 0.5 * negatives))
+        -- a double on both engines (Spark would keep the decimal's six digits)
+        cast(sum(positives * (negatives_below + 0.5 * negatives)) as double)
         / (sum(positives) * sum(negatives)) as value,  -- noqa: RF04
         cast(sum(positives + negatives) as bigint) as n,
         cast(sum(positives) as bigint) as n_positive
@@ -274,8 +275,8 @@ metrics as (
 
     select
         *,
-        partition_key // {{ score_span * replicate_span }} as sample_group,
-        (partition_key // {{ replicate_span }}) % {{ score_span }} as score_number,
+        {{ integer_divide('partition_key', score_span * replicate_span) }} as sample_group,
+        {{ integer_divide('partition_key', replicate_span) }} % {{ score_span }} as score_number,
         partition_key % {{ replicate_span }} as replicate
 
     from (
@@ -295,8 +296,8 @@ summarized as (
         max(case when replicate = 0 then value end) as value,  -- noqa: RF04
         max(case when replicate = 0 then n end) as n,
         max(case when replicate = 0 then n_positive end) as n_positive,
-        quantile_cont(value, 0.025) filter (where replicate > 0) as ci_low,
-        quantile_cont(value, 0.975) filter (where replicate > 0) as ci_high,
+        {{ linear_quantile('case when replicate > 0 then value end', 0.025) }} as ci_low,
+        {{ linear_quantile('case when replicate > 0 then value end', 0.975) }} as ci_high,
         count(value) filter (where replicate > 0) as replicates
 
     from metrics

@@ -16,6 +16,7 @@ import contextlib
 import io
 import multiprocessing
 import os
+import sys
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -46,6 +47,12 @@ def _check(stage: str, chosen: Settings, frames: dict[str, pd.DataFrame] | None)
 
 def _child(pipe: Connection, chosen: Settings, raw: dict[str, pd.DataFrame]) -> None:
     """The gate process: raw verdict now, marts verdict when told the build is done."""
+    main = sys.modules["__main__"]
+    if getattr(main, "__spec__", None) is None and not hasattr(main, "__file__"):
+        # spawned from `python -c`, this process's __main__ has no file; pyspark (installed with
+        # the Spark extra, imported by great-expectations) takes that for a doctest run and
+        # exits the process without a word
+        main.__file__ = "<paperrank quality gates>"
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)  # library chatter; the reports travel through the pipe
     pipe.send(_check("raw", chosen, raw))
@@ -84,7 +91,9 @@ class Gates:
         try:
             code, report = self.pipe.recv()
         except EOFError:
-            code, report = 1, "the quality gate process ended without a verdict\n"
+            self.child.join(timeout=5)
+            code, report = 1, ("the quality gate process ended without a verdict "
+                               f"(exit code {self.child.exitcode})\n")
         with self.log.open("a", encoding="utf-8") as handle:
             handle.write(report)
         if code != 0:

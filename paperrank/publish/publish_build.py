@@ -36,7 +36,7 @@ def command(chosen: Settings, log: Path) -> None:
     log.parent.mkdir(parents=True, exist_ok=True)
     gates = Gates(chosen, log)
     try:
-        steps = Steps(5)
+        steps = Steps(4)  # raw checks, marts agree, mart checks, publish
         steps.run("raw checks", gates.raw)
         steps.run("marts agree", lambda: agree(chosen))
         rank.audit_and_publish(chosen, log, steps, gates)

@@ -1,7 +1,8 @@
 """`paperrank report [--db PATH] [--venue NAME] [--out-dir DIR]`: the experts' report.
 
-Writes one self-contained HTML page per venue of the warehouse's marts (default: the published
-warehouse, PAPERRANK_PUBLISHED_DB) and prints where each page is.
+Draws one self-contained HTML page per venue of the warehouse's marts (default: the published
+warehouse, PAPERRANK_PUBLISHED_DB) into a new version of the report folder and switches to it
+whole, as `rank` does (a failure leaves the previous pages); prints where each page is.
 """
 
 from __future__ import annotations
@@ -33,14 +34,17 @@ def default_db() -> Path:
 def command(db: Path | None, venue: tuple[str, ...], out_dir: Path, below: int) -> None:
     if below < 0:
         raise PaperrankError(f"--below must be 0 or more, not {below}")
-    for name, path in write_reports(db or default_db(), out_dir, list(venue) or None, below):
+    from paperrank.publish.report_files import publish_report
+
+    for name, path in publish_report(db or default_db(), out_dir, list(venue) or None, below=below):
         print(f"report for {name}: {path}")
 
 
 def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,
                   below: int = render.BELOW_CUT) -> list[tuple[str, Path]]:
     """Render one page per venue (default: every ranked venue) of `db`'s marts; return
-    (venue, page) pairs. `make report` and the pipeline's last step both come here."""
+    (venue, page) pairs. `publish_report` calls this into the folder it stages (the page
+    benchmark into a scratch folder)."""
     con = marts.connect(db)
     try:
         marts.check_marts(marts.mart_columns(con))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -250,6 +251,8 @@ final as (
         cast({{ shift_right64('stream_state', 1) }} as bigint) as key_high,
         cast({{ shift_right64('random_bits', 1) }} as bigint) as draw_high,
         cast({{ mod64('random_bits', 1000003) }} as bigint) as draw_mod,
+        cast({{ integer_divide('cast(' ~ mod64('random_bits', 1000003) ~ ' as bigint)', 1000) }}
+            as bigint) as draw_thousands,
         {{ unit_interval64('random_bits') }} as draw_uniform,
         {{ regex_full_match('text', 'line') }} as is_line,
         {{ regex_full_match('label', '[a-z]+') }} as is_word,
@@ -276,11 +279,13 @@ def test_seeds_and_dispatch_macros_agree_on_both_engines(spark: Path, tmp_path: 
     root = tmp_path / "project"
     shutil.copytree(REPO / "macros", root / "macros")
     shutil.copy(REPO / "profiles.yml", root / "profiles.yml")
-    # the project's settings, without its settings check (this project has no raw layer)
-    hook = '- "{{ check_settings() }}"'
+    # the project's settings, without its settings checks (this project has no raw layer and
+    # none of the seeds they read)
     settings = (REPO / "dbt_project.yml").read_text(encoding="utf-8")
-    assert hook in settings
-    (root / "dbt_project.yml").write_text(settings.replace(hook, ""), encoding="utf-8")
+    hooks = re.search(r"^on-run-start:\n(?:  - .*\n)+", settings, flags=re.MULTILINE)
+    assert hooks and "check_settings()" in hooks.group(0)
+    (root / "dbt_project.yml").write_text(settings.replace(hooks.group(0), "on-run-start: []\n"),
+                                          encoding="utf-8")
     (root / "seeds").mkdir()
     with (root / "seeds" / "text_probe.csv").open("w", newline="", encoding="utf-8") as handle:
         csv.writer(handle).writerows(PROBE)
@@ -308,8 +313,8 @@ def test_seeds_and_dispatch_macros_agree_on_both_engines(spark: Path, tmp_path: 
     assert rows(seed_spark) == sorted(expected)
 
     assert list(model_duckdb.columns) == list(model_spark.columns) == [
-        "label", "text", "key_high", "draw_high", "draw_mod", "draw_uniform", "is_line", "is_word",
-        "quoted", "text_plain", "key_high_total"]
+        "label", "text", "key_high", "draw_high", "draw_mod", "draw_thousands", "draw_uniform",
+        "is_line", "is_word", "quoted", "text_plain", "key_high_total"]
     assert rows(model_duckdb) == rows(model_spark)
     keys = {label: int.from_bytes(hashlib.md5(label.encode()).digest()[:8], "little")
             for label in model_duckdb["label"]}
@@ -317,6 +322,8 @@ def test_seeds_and_dispatch_macros_agree_on_both_engines(spark: Path, tmp_path: 
     assert model_duckdb["key_high"].tolist() == [keys[label] >> 1 for label in model_duckdb["label"]]
     assert model_duckdb["draw_high"].tolist() == [draws[label] >> 1 for label in model_duckdb["label"]]
     assert model_duckdb["draw_mod"].tolist() == [draws[label] % 1000003 for label in model_duckdb["label"]]
+    assert model_duckdb["draw_thousands"].tolist() == [
+        draws[label] % 1000003 // 1000 for label in model_duckdb["label"]]
     assert max(keys.values()) >= 1 << 63 and max(draws.values()) >= 1 << 63  # the sign bit is used
     assert not model_duckdb["is_line"].any()  # "line\n" is not "line" in full
     assert model_duckdb["is_word"].all()

@@ -142,8 +142,8 @@ clipped as (
 
 cut_candidates as (
 
-    select -5.0 + 0.005 * (range - 1) as cut
-    from range(1, 2002)
+    select -5.0 + 0.005 * (step_number - 1) as cut
+    from {{ integer_series('step_number', 2001) }} as steps
 
 ),
 
@@ -155,7 +155,7 @@ cuts as (
         clipped.population,
         clipped.outcome,
         clipped.score,
-        arg_min(cut_candidates.cut, abs(1 - {{ normal_cdf('cut_candidates.cut') }} - clipped.positive_rate))
+        min_by(cut_candidates.cut, abs(1 - {{ normal_cdf('cut_candidates.cut') }} - clipped.positive_rate))
             as cut
 
     from clipped
@@ -168,10 +168,10 @@ cuts as (
 nodes as (
 
     select
-        -6.0 + {{ step }} * (range - 0.5) as t,
-        exp(-0.5 * power(-6.0 + {{ step }} * (range - 0.5), 2)) as density
+        -6.0 + {{ step }} * (node_number - 0.5) as t,
+        exp(-0.5 * power(-6.0 + {{ step }} * (node_number - 0.5), 2)) as density
 
-    from range(1, {{ grid }} + 1)
+    from {{ integer_series('node_number', grid) }} as grid_nodes
 
 ),
 
