@@ -33,6 +33,18 @@ SETTINGS = --taxonomy "$(TAXONOMY)" --top-n "$(TOP_N)" --weight-set "$(WEIGHT_SE
     --venue "$(VENUE)" --label-model "$(LABEL_MODEL)" --profile "$(PROFILE)" \
     --engine "$(ENGINE)"
 BOM_FLAG = $(if $(filter yes true 1,$(CSV_BOM)),--bom)
+# The rank-uncertainty and weight-sensitivity settings (docs/rank-uncertainty.md), each passed
+# only when set: e.g. make rank RANK_UNCERTAINTY_METHOD=normal WEIGHT_DRAWS=50; empty: dbt_project.yml's
+SETTINGS += $(if $(RANK_UNCERTAINTY_METHOD),--rank-uncertainty-method "$(RANK_UNCERTAINTY_METHOD)")
+SETTINGS += $(if $(RANK_UNCERTAINTY_REPLICATES),--rank-uncertainty-replicates "$(RANK_UNCERTAINTY_REPLICATES)")
+SETTINGS += $(if $(RANK_UNCERTAINTY_SEED),--rank-uncertainty-seed "$(RANK_UNCERTAINTY_SEED)")
+SETTINGS += $(if $(RANK_UNCERTAINTY_ROW_BUDGET),--rank-uncertainty-row-budget "$(RANK_UNCERTAINTY_ROW_BUDGET)")
+SETTINGS += $(if $(RANK_BAND_SECURE),--rank-band-secure "$(RANK_BAND_SECURE)")
+SETTINGS += $(if $(RANK_BAND_OUTSIDE),--rank-band-outside "$(RANK_BAND_OUTSIDE)")
+SETTINGS += $(if $(WEIGHT_DRAWS),--weight-draws "$(WEIGHT_DRAWS)")
+SETTINGS += $(if $(WEIGHT_CONCENTRATION),--weight-concentration "$(WEIGHT_CONCENTRATION)")
+SETTINGS += $(if $(WEIGHT_TAU_MAX_PAPERS),--weight-tau-max-papers "$(WEIGHT_TAU_MAX_PAPERS)")
+UNCERTAINTY_SETTINGS = RANK_UNCERTAINTY_METHOD RANK_UNCERTAINTY_REPLICATES RANK_UNCERTAINTY_SEED RANK_UNCERTAINTY_ROW_BUDGET RANK_BAND_SECURE RANK_BAND_OUTSIDE WEIGHT_DRAWS WEIGHT_CONCENTRATION WEIGHT_TAU_MAX_PAPERS
 
 # The engine dbt builds on: duckdb (default) or spark (dbt-spark in a local Spark session; its
 # extra is installed on first use, Java 17 must be there). On spark the raw layer is exported
@@ -60,6 +72,7 @@ help: ## the targets and the settings with their current values
 	@echo "  TAXONOMY=$(TAXONOMY)  TOP_N=$(TOP_N)  WEIGHT_SET=$(WEIGHT_SET)  VENUE=$(VENUE)"
 	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  CSV_BOM=$(CSV_BOM)"
 	@echo "  PAPERRANK_DB=$(PAPERRANK_DB)  PAPERRANK_PUBLISHED_DB=$(PAPERRANK_PUBLISHED_DB)"
+	@echo "  uncertainty (empty: dbt_project.yml's):$(foreach v,$(UNCERTAINTY_SETTINGS), $(v)=$($(v)))"
 	@echo "  VENUE_ID=$(VENUE_ID)  OPENREVIEW_URL=$(OPENREVIEW_URL)  LLM_URL=$(LLM_URL)  SNAPSHOT_DIR=$(SNAPSHOT_DIR)"
 	@echo "every command: .venv/bin/paperrank --help (docs/cli.md)"
 
@@ -154,9 +167,12 @@ docs: setup ## dbt docs as one static page: target/static_index.html opens from 
 	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static
 	@echo "open $(or $(DBT_TARGET_PATH),target)/static_index.html in a browser (no server needed)"
 
-bench: setup ## the ranking and uncertainty benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
+bench: setup ## the ranking, uncertainty and report-page benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
 	$(PY) -m bench $(if $(BENCH_SCALES),--scales "$(BENCH_SCALES)")
 	$(PY) -m bench.uncertainty
+	@if [ -f "$(PAPERRANK_PUBLISHED_DB)" ]; then \
+	    $(PY) -m paperrank.report.bench --db "$(PAPERRANK_PUBLISHED_DB)"; \
+	else echo "report-page benchmark skipped: no published build at $(PAPERRANK_PUBLISHED_DB) (make rank first)"; fi
 
 ## make rank against dbt build alone on the real ICLR 2026 data (issue 11's 2x target).
 bench-rank: setup ## make rank against dbt build alone on the real ICLR 2026 data

@@ -49,9 +49,11 @@ with_previous as (
 
 final as (
 
-    select
-        with_previous.*,
+    -- venue first, as in every mart and in the YAML (DuckDB's contract orders the columns by
+    -- it, Spark keeps this select's order)
+    select  -- noqa: ST06
         papers.venue,
+        with_previous.*,
         with_previous.rating_mean - with_previous.previous_rating_mean as rating_mean_change,
         with_previous.contribution_mean
         - with_previous.previous_contribution_mean as contribution_mean_change,

@@ -23,10 +23,6 @@ DEFAULT_TAXONOMY = "icml2026"
 DEFAULT_TOP_N = 30  # the shortlist per ranked category
 DEFAULT_WEIGHT_SET = "article_2026"
 DEFAULT_ENGINE = "duckdb"
-# the raw per-review score columns every loader fills (raw.reviews); which of them the ranking
-# uses is the dbt var `ranking_signals` (dbt_project.yml, read by paperrank.core.seeds)
-SIGNALS = ("rating", "confidence", "soundness", "contribution", "presentation")
-
 
 def _env(name: str) -> str:
     """The variable's value, empty when unset."""

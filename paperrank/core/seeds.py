@@ -1,9 +1,10 @@
-"""The method's data as Python reads it: the seed files and the ranking signals.
+"""The method's data as Python reads it: the seed files, the ranking signals, the review scores.
 
-dbt loads `seeds/*.csv` as tables and lists the composite's signals in the
-`ranking_signals` var of dbt_project.yml; the loaders, the classifier, the quality gates and the
-benchmark read the very same files through this module (one path, one boolean parser, one
-reader), so no Python copy of a seed or of the signal list can drift from what dbt ranks with.
+dbt loads `seeds/*.csv` as tables, lists the composite's signals in the `ranking_signals` var
+of dbt_project.yml and the per-review score columns of raw.reviews in `review_score_columns`;
+the loaders, the classifier, the quality gates and the benchmark read the very same files
+through this module (one path, one boolean parser, one reader), so no Python copy of a seed, of
+the signal list or of the review form's scores can drift from what dbt ranks with.
 """
 
 from __future__ import annotations
@@ -47,3 +48,14 @@ def ranking_signals() -> tuple[str, ...]:
     if not isinstance(signals, list) or not all(isinstance(s, str) for s in signals):
         raise RuntimeError(f"{PROJECT_FILE}: vars.ranking_signals must be a list of signal names")
     return tuple(signals)
+
+
+def review_score_columns() -> tuple[str, ...]:
+    """The per-review score columns of raw.reviews, in order (the `review_score_columns` var):
+    what every loader fills and what dbt's staging reads."""
+    columns = project_vars().get("review_score_columns")
+    if (not isinstance(columns, list) or not columns
+            or not all(isinstance(c, str) and c.isidentifier() and c.islower() for c in columns)):
+        raise RuntimeError(f"{PROJECT_FILE}: vars.review_score_columns must be a list of "
+                           "lower-case column names")
+    return tuple(columns)

@@ -27,8 +27,8 @@ import duckdb
 import pandas as pd
 
 from paperrank.core import config
-from paperrank.core.config import SIGNALS
 from paperrank.core.errors import PaperrankError, WarehouseLocked
+from paperrank.core.seeds import review_score_columns
 
 PAYLOAD_LIMIT = 4000  # characters of a rejected record kept for a person to read
 
@@ -38,6 +38,8 @@ PAPER_COLUMNS = (
     "is_accepted", "forum_url", "pdf_url", "decision_tier", "citations", "citations_source",
     "source", "snapshot_at",
 )
+# the per-review scores every loader fills: the dbt var review_score_columns (dbt_project.yml)
+SIGNALS = review_score_columns()
 REVIEW_COLUMNS = ("paper_id", "review_id", "reviewer", *SIGNALS, "source", "snapshot_at")
 LABEL_COLUMNS = (
     "paper_id", "taxonomy", "category", "confidence", "rationale", "model", "prompt_hash",

@@ -19,8 +19,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from paperrank.core.config import SIGNALS
 from paperrank.core.errors import PaperrankError
+from paperrank.core.warehouse import SIGNALS
 
 ICML_2026_ACCEPTED = 6352
 SIGNAL_NAMES = SIGNALS

@@ -11,8 +11,10 @@ in CI (CI set) a missing Spark extra fails instead, since `.ci/run` installs it.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
+import io
 import os
 import re
 import shutil
@@ -24,6 +26,7 @@ import pandas as pd
 import pytest
 from project import REPO, Project, warehouse_copy
 
+from paperrank.cli import run
 from paperrank.engines.dbt import run_dbt
 from paperrank.engines.spark import java_problem, marts_connection
 from paperrank.engines.spark_raw import sync
@@ -83,10 +86,24 @@ def built(spark: Path, iclr_loaded: Project, tmp_path_factory: pytest.TempPathFa
     sync(duck.db, spark, dbt_options(scratch))
     spark_dbt(scratch, "build", "--vars", VARS)
     for project, engine in ((duck, "duckdb"), (on_spark, "spark")):
-        result = project.paperrank("publish", "--taxonomy", "iclr2026", "--engine", engine)
-        assert "[4/4] publish ... ok" in result.stdout, result.stdout
+        printed = publish_in_process(project, "--taxonomy", "iclr2026", "--engine", engine)
+        assert "[4/4] publish ... ok" in printed, printed
         project.paperrank("export", "--export-dir", str(project.scratch / "exports" / "nested"))
     return {"duckdb": duck, "spark": on_spark}
+
+
+def publish_in_process(project: Project, *args: str) -> str:
+    """`paperrank publish <args>` in this process: its marts-agree step runs dbt test on Spark,
+    and a second process could not open the Spark metastore this process's session holds."""
+    printed = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("PAPERRANK_DB", "PAPERRANK_PUBLISHED_DB", "DBT_TARGET_PATH", "DBT_LOG_PATH",
+                     "DBT_EXCLUDE_RESOURCE_TYPES"):
+            patch.setenv(name, project.env[name])
+        with contextlib.redirect_stdout(printed):
+            code = run(["publish", *args])
+    assert code == 0, printed.getvalue()[-3000:]
+    return printed.getvalue()
 
 
 def published(project: Project, sql: str) -> pd.DataFrame:
