@@ -14,6 +14,7 @@
 {%- set signals = ranking_signals() -%}
 {%- set label_model = var('label_model') -%}
 {%- set settings = rank_uncertainty_settings() %}
+{%- set rank_sets = rank_sets_settings() %}
 
 with
 
@@ -96,7 +97,9 @@ final as (
         cast({{ settings.outside }} as double) as rank_band_outside,
         cast({{ settings.weight_draws }} as bigint) as weight_draws,
         cast({{ settings.weight_concentration }} as double) as weight_concentration,
-        cast({{ settings.weight_tau_max_papers }} as bigint) as weight_tau_max_papers
+        cast({{ settings.weight_tau_max_papers }} as bigint) as weight_tau_max_papers,
+        cast({{ rank_sets.coverage }} as double) as rank_sets_coverage,
+        cast({{ rank_sets.draws }} as bigint) as rank_sets_draws
 
     from venues
     cross join weight_set

@@ -60,6 +60,9 @@ class PaperRow:
     p_top_n: float | None = None
     p_top_n_se: float | None = None
     band: str | None = None
+    rank_set_lower: int | None = None
+    rank_set_upper: int | None = None
+    top_n_set: str | None = None  # "certainly" or "possibly" in the top N, else None
     category: str = ""
     authors: str | None = None
     abstract: str | None = None
@@ -81,6 +84,8 @@ class CategorySection:
     uncertainty_method: str | None = None
     band_counts: dict[str, int] = field(default_factory=dict)
     movers: list[PaperRow] = field(default_factory=list)
+    certainly_top_n: int | None = None  # papers certainly in the top N (None: no sets built)
+    possibly_top_n: int | None = None
 
 
 def safe_url(url: Any) -> str | None:
@@ -247,6 +252,14 @@ def _paper_row(row: pd.Series, signals: list[str], uncertainty: pd.DataFrame | N
         paper.p_top_n = present(found["p_top_n"])
         paper.p_top_n_se = present(found["p_top_n_se"])
         paper.band = present(found["rank_band"])
+        if "marginal_lower" in found.index:  # the rank confidence sets (older builds lack them)
+            lower, upper = present(found["marginal_lower"]), present(found["marginal_upper"])
+            paper.rank_set_lower = None if lower is None else int(lower)
+            paper.rank_set_upper = None if upper is None else int(upper)
+            if present(found["is_certainly_top_n"]):
+                paper.top_n_set = "certainly"
+            elif present(found["is_possibly_top_n"]):
+                paper.top_n_set = "possibly"
     return paper
 
 
@@ -261,6 +274,11 @@ def _add_uncertainty(section: CategorySection, papers: pd.DataFrame,
     section.uncertainty_method = ", ".join(sorted(map(str, methods))) or None
     section.band_counts = {str(k): int(v) for k, v in
                            joined["rank_band"].value_counts().sort_index().items()}
+    if "is_possibly_top_n" in uncertainty.columns:
+        sets = uncertainty[uncertainty.index.isin(papers["paper_id"])]
+        if sets["is_possibly_top_n"].notna().any():
+            section.possibly_top_n = int(sets["is_possibly_top_n"].fillna(False).astype(bool).sum())
+            section.certainly_top_n = int(sets["is_certainly_top_n"].fillna(False).astype(bool).sum())
     low = max(1, top_count - CATERPILLAR_HALF_WINDOW)
     window = joined[joined["category_rank"].between(low, top_count + CATERPILLAR_HALF_WINDOW)]
     section.plots.append(figures.caterpillar(window, top_count, key=f"{section.anchor}-rank"))

@@ -118,6 +118,8 @@ def context(data: VenueMarts, below: int = BELOW_CUT) -> dict[str, Any]:
         "sources": content.classification_sources(data),
         "sections": sections,
         "has_uncertainty": data.uncertainty is not None,
+        "has_rank_sets": data.uncertainty is not None and "marginal_lower" in data.uncertainty.columns,
+        "coverage_text": coverage_text(content.setting(data, "rank_sets_coverage")),
         "heatmap": figures.heatmap(heat, key="audit-heatmap") if not heat.empty else None,
         "heat": heat,
         "confidence_plot": figures.confidence(conf, key="audit-confidence") if not conf.empty else None,
@@ -133,6 +135,14 @@ def context(data: VenueMarts, below: int = BELOW_CUT) -> dict[str, Any]:
         "below": below,
         "validity": data.validity,
     }
+
+
+def coverage_text(coverage: float | None) -> str:
+    """The rank sets' coverage as the page states it: 0.95 -> "95%"; a build that did not record
+    it (built before build_settings carried it) is not given a number it may not have used."""
+    if coverage is None:
+        return "(coverage not recorded)"
+    return f"{round(float(coverage) * 100, 2):g}%"
 
 
 def sha256(text: str) -> str:

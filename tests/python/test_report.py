@@ -278,6 +278,42 @@ def test_iclr_counts_match_the_marts(iclr: tuple[Project, Path]) -> None:
     assert "article_2026" in text(doc) and "iclr2026" in text(doc)
 
 
+def test_iclr_rank_sets_marked_as_the_marts_say(iclr: tuple[Project, Path]) -> None:
+    """Each row's rank confidence set and its certainly / possibly mark, and each section's
+    counts, are the marts' (issue 24); the caption states the coverage the build recorded."""
+    project, path = iclr
+    sets = read(project.db, "select paper_id, marginal_lower, marginal_upper, is_possibly_top_n, "
+                            "is_certainly_top_n from marts.paper_rank_uncertainty").set_index("paper_id")
+    stability = read(project.db, "select category, possibly_top_n_papers, certainly_top_n_papers "
+                                 "from marts.category_rank_stability").set_index("category")
+    coverage = read(project.db, "select min(rank_sets_coverage) as c from marts.build_settings")["c"][0]
+    label = f"{round(coverage * 100, 2):g}%"
+    doc = page(path)
+    marks: Counter[str | None] = Counter()
+    for category, rows in shortlist_tables(doc).items():
+        for row in rows:
+            expected = sets.loc[row["paper_id"]]
+            certainly, possibly = (bool(expected[c]) if pd.notna(expected[c]) else False
+                                   for c in ("is_certainly_top_n", "is_possibly_top_n"))
+            mark = "certainly" if certainly else "possibly" if possibly else None
+            if pd.isna(expected["marginal_lower"]):
+                cell = "\u2013"
+            else:
+                cell = f"{int(expected['marginal_lower'])}\u2013{int(expected['marginal_upper'])}"
+            cell += f" {mark}" if mark else ""
+            assert row["cells"][-3] == cell, (category, row["rank"], row["cells"])
+            marks[mark] += 1
+        meta = text(doc.xpath(f"//section[h2='{category}']/p[@class='meta']")[0])
+        counts = stability.loc[category]
+        assert (f"certainly top 30 {counts['certainly_top_n_papers']}, "
+                f"possibly {counts['possibly_top_n_papers']}") in meta, meta
+    # on ICLR 2026 no paper is certainly in a top 30, and nearly every paper possibly is (the
+    # reviews are that noisy): the marks say so rather than suggest a sharper shortlist
+    assert marks["certainly"] == stability["certainly_top_n_papers"].sum()
+    assert marks["possibly"] > 0
+    assert f"Rank set: the paper's {label} confidence set for its rank" in text(doc)
+
+
 def test_iclr_page_is_small_and_self_contained(iclr: tuple[Project, Path]) -> None:
     _, path = iclr
     html = path.read_text(encoding="utf-8")

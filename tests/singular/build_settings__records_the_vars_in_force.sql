@@ -4,6 +4,7 @@
 {{ config(tags=['build_settings']) }}
 {%- set signals = ranking_signals() -%}
 {%- set settings = rank_uncertainty_settings() -%}
+{%- set rank_sets = rank_sets_settings() -%}
 {%- set venue = var('venue') -%}
 {%- set label_model = var('label_model') %}
 
@@ -47,6 +48,8 @@ final as (
         or recorded.weight_draws is distinct from {{ settings.weight_draws }}
         or recorded.weight_concentration is distinct from {{ settings.weight_concentration }}
         or recorded.weight_tau_max_papers is distinct from {{ settings.weight_tau_max_papers }}
+        or recorded.rank_sets_coverage is distinct from {{ rank_sets.coverage }}
+        or recorded.rank_sets_draws is distinct from {{ rank_sets.draws }}
 
 )
 
