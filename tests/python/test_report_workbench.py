@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -154,6 +155,58 @@ def test_rows_carry_what_an_expert_reads(venue: tuple[Project, Path]) -> None:
     assert hostile[0].xpath(".//span[@class='authors']")[0].text_content() == "; ".join(HOSTILE_AUTHORS)
     assert doc.xpath("//script") and len(doc.xpath("//script")) == 1
     assert doc.xpath("//@*[starts-with(name(), 'on')]") == []
+
+
+def test_score_movement_between_two_snapshots(venue: tuple[Project, Path], tmp_path: Path) -> None:
+    """A later snapshot of the same venue with lower ratings for a few papers: their rows show
+    the mean rating before -> after, as marts.paper_score_history has it, and the category's
+    movers list them; an unchanged paper shows no change."""
+    project, _ = venue
+    scratch = tmp_path / "moved"
+    scratch.mkdir()
+    shutil.copy(project.db, scratch / "warehouse.duckdb")
+    moved = Project(scratch / "warehouse.duckdb", scratch, root=project.root)
+    frame = pd.read_parquet(project.scratch / "venue.parquet")
+    top = set(read(project.db, "select paper_id from marts.paper_rankings "
+                               "where category_rank <= 5")["paper_id"])
+    # two steps down the form's even scale (0, 2, ..., 10), so every rating stays valid
+    changed = [i for i in frame.index if frame.at[i, "openreview_id"] in top
+              and min(frame.at[i, "rating"]) >= 2]
+    assert len(changed) >= 3
+    for i in changed:
+        frame.at[i, "rating"] = [r - 2 for r in frame.at[i, "rating"]]
+    frame.to_parquet(scratch / "later.parquet")
+    moved.paperrank("ingest", "file", str(scratch / "later.parquet"), "--venue", VENUE,
+                    "--profile", "iclr2026", "--snapshot-at", "2030-01-01T00:00:00+00:00")
+    dbt_build(moved)
+    doc = lxml.html.fromstring(render(moved).read_bytes())
+    history = read(moved.db, "select paper_id, previous_rating_mean, rating_mean from "
+                             "marts.paper_score_history where is_latest_snapshot").set_index("paper_id")
+    changed_ids = {frame.at[i, "openreview_id"] for i in changed}
+    changed_titles = set()
+    for tr in doc.xpath("//table[contains(@class, 'papers')]/tbody/tr[@data-paper-id]"):
+        paper = tr.get("data-paper-id")
+        cell = " ".join(tr.xpath("./td[@data-label='Rating']")[0].text_content().split())
+        before, after = history.loc[paper, "previous_rating_mean"], history.loc[paper, "rating_mean"]
+        if pd.isna(before) or before == after:  # an unchanged review is not recorded again
+            assert paper not in changed_ids and cell in ("\u2013", f"{after:.2f} \u2192 {after:.2f} (+0.00)")
+            continue
+        change = after - before
+        assert paper in changed_ids and abs(change + 2) < 1e-9, (paper, before, after)
+        assert cell == f"{before:.2f} \u2192 {after:.2f} ({change:+.2f})", (paper, cell)
+        changed_titles.add(tr.xpath(".//*[@class='title']")[0].text_content())
+    assert len(changed_titles) == len(changed_ids)  # every changed paper is listed, and shows it
+    movers = {tr.xpath("./td[contains(@class, 'title-col')]")[0].text_content()
+              for tr in doc.xpath("//table[contains(@class, 'movers')]/tbody/tr")}
+    assert changed_titles <= movers
+
+
+def read(db: Path, sql: str) -> pd.DataFrame:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql).df()
+    finally:
+        con.close()
 
 
 def test_csp_allows_only_the_page_script_and_no_connection(venue: tuple[Project, Path]) -> None:
