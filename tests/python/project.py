@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pandas as pd
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -208,3 +209,13 @@ def release_warehouse() -> None:
         if DuckDBConnectionManager._ENV is not None:
             DuckDBConnectionManager._ENV.close()
             DuckDBConnectionManager._ENV = None
+
+
+def query(db: Path, sql: str) -> pd.DataFrame:
+    """The rows of `sql` on the DuckDB file `db`, opened read-only and closed again (a reader
+    left open would block the next writer)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql).df()
+    finally:
+        con.close()

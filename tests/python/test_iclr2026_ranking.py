@@ -7,11 +7,10 @@ import csv
 import json
 from pathlib import Path
 
-import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from project import ICLR, Project, warehouse_copy
+from project import ICLR, Project, query, warehouse_copy
 
 pytestmark = pytest.mark.e2e
 
@@ -68,11 +67,7 @@ def expected_rankings() -> pd.DataFrame:
 
 
 def read(project: Project, sql: str) -> pd.DataFrame:
-    con = duckdb.connect(str(project.db), read_only=True)
-    try:
-        return con.execute(sql).df()
-    finally:
-        con.close()
+    return query(project.db, sql)
 
 
 def test_ranked_categories_and_sizes(built: Project) -> None:

@@ -10,11 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import duckdb
 import numpy as np
 import pandas as pd
 import pytest
 from project import ICLR, REPO, Project, require_shared
+from project import query as read
 
 from paperrank.ranksets.sql import compiled_queries, run_query
 
@@ -108,14 +108,6 @@ def bounds(t: np.ndarray, marginal: np.ndarray, simultaneous: float) -> dict[str
 
 
 # --- fixtures --------------------------------------------------------------------------------
-
-def read(db: Path, sql: str) -> pd.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).df()
-    finally:
-        con.close()
-
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Project:

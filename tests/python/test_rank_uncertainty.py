@@ -9,11 +9,11 @@ import json
 import warnings
 from pathlib import Path
 
-import duckdb
 import numpy as np
 import pandas as pd
 import pytest
 from project import Project, warehouse_copy
+from project import query as read
 
 pytestmark = pytest.mark.e2e
 
@@ -123,14 +123,6 @@ def bootstrap_ranks(reviews: pd.DataFrame, papers: pd.DataFrame, replicates: ran
 
 
 # --- fixtures --------------------------------------------------------------------------------
-
-def read(db, sql: str) -> pd.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).df()
-    finally:
-        con.close()
-
 
 @pytest.fixture(scope="module")
 def built(iclr_built: Project) -> Project:

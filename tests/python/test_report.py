@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 from browser import open_page
 from project import REPO, Project, few_replicates
+from project import query as read
 
 from paperrank.report.latex import to_text
 
@@ -38,14 +39,6 @@ JAVASCRIPT_URL = "javascript:alert(document.domain)"
 
 
 # -- building the warehouses ---------------------------------------------------------------
-def read(db: Path, sql: str) -> pd.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).df()
-    finally:
-        con.close()
-
-
 def render(project: Project, epoch: str = "1767225600") -> Path:
     """Run the real CLI (generation time fixed by SOURCE_DATE_EPOCH) and return the page it
     says it wrote."""

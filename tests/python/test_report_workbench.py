@@ -22,6 +22,7 @@ import pandas as pd
 import pytest
 from browser import open_page
 from project import Project, copy_project
+from project import query as read
 
 from paperrank.report.latex import to_text
 
@@ -199,14 +200,6 @@ def test_score_movement_between_two_snapshots(venue: tuple[Project, Path], tmp_p
     movers = {tr.xpath("./td[contains(@class, 'title-col')]")[0].text_content()
               for tr in doc.xpath("//table[contains(@class, 'movers')]/tbody/tr")}
     assert changed_titles <= movers
-
-
-def read(db: Path, sql: str) -> pd.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).df()
-    finally:
-        con.close()
 
 
 def test_csp_allows_only_the_page_script_and_no_connection(venue: tuple[Project, Path]) -> None:
