@@ -205,6 +205,11 @@ def category_sections(data: VenueMarts, below: int) -> list[CategorySection]:
                     (column, present(value)) for column, value in match.iloc[0].items()
                     if column not in ("venue", "category")
                 ]
+                # the sizes of the rank sets, as the mart counts them (null: no sets built)
+                facts = dict(section.stability)
+                if facts.get("possibly_top_n_papers") is not None:
+                    section.possibly_top_n = int(facts["possibly_top_n_papers"])
+                    section.certainly_top_n = int(facts["certainly_top_n_papers"])
         sections.append(section)
     return sections
 
@@ -274,11 +279,6 @@ def _add_uncertainty(section: CategorySection, papers: pd.DataFrame,
     section.uncertainty_method = ", ".join(sorted(map(str, methods))) or None
     section.band_counts = {str(k): int(v) for k, v in
                            joined["rank_band"].value_counts().sort_index().items()}
-    if "is_possibly_top_n" in uncertainty.columns:
-        sets = uncertainty[uncertainty.index.isin(papers["paper_id"])]
-        if sets["is_possibly_top_n"].notna().any():
-            section.possibly_top_n = int(sets["is_possibly_top_n"].fillna(False).astype(bool).sum())
-            section.certainly_top_n = int(sets["is_certainly_top_n"].fillna(False).astype(bool).sum())
     low = max(1, top_count - CATERPILLAR_HALF_WINDOW)
     window = joined[joined["category_rank"].between(low, top_count + CATERPILLAR_HALF_WINDOW)]
     section.plots.append(figures.caterpillar(window, top_count, key=f"{section.anchor}-rank"))
