@@ -160,8 +160,8 @@ HAVE_JAVA := $(shell command -v java >/dev/null 2>&1 && echo yes)
 test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test (Spark's too where Java is installed)
 	$(BIN)/pytest
 
-test-fast: setup ## every test not marked e2e (none builds the marts): the quick loop while editing
-	$(BIN)/pytest -m "not e2e"
+test-fast: setup ## every test not marked e2e (none starts dbt): the quick loop while editing
+	$(BIN)/pytest -m "not e2e" -n auto
 
 docs: setup ## dbt docs as one static page: target/static_index.html opens from file://
 	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static

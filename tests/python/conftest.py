@@ -19,8 +19,18 @@ every other build excludes them (`Project`).
 
 from __future__ import annotations
 
+import sys
+
 import pytest
+from docs_pages import readme_iclr_example
 from project import ICLR, Project, few_replicates, require_shared, warehouse_copy
+
+# A pytest-xdist worker (make test-fast runs on every core) has a __main__ without a file;
+# pyspark, installed with the Spark extra and imported by great-expectations, takes that for a
+# doctest run and exits the worker with status 0 (paperrank.pipeline.gates does the same for
+# its spawned gate process).
+if getattr(sys.modules["__main__"], "__spec__", None) is None and not hasattr(sys.modules["__main__"], "__file__"):
+    sys.modules["__main__"].__file__ = "<pytest-xdist worker>"
 
 SYNTHETIC_VENUE = "SYNTH 2026"
 SYNTHETIC_PAPERS = 600
@@ -30,25 +40,27 @@ SYNTHETIC_TAXONOMY = "icml2026"
 @pytest.fixture(scope="session")
 def iclr_loaded(tmp_path_factory: pytest.TempPathFactory) -> Project:
     """The real ICLR 2026 data in the raw layer: 5,358 accepted papers, their reviews and the
-    peer LLM labels (taxonomy iclr2026), as `make run` would load them."""
-    papers = require_shared(ICLR / "accepted_papers.parquet")
-    labels = require_shared(ICLR / "peer_llm_labels.parquet")
+    peer LLM labels (taxonomy iclr2026), loaded by the README's own two commands."""
+    require_shared(ICLR / "accepted_papers.parquet")
+    require_shared(ICLR / "peer_llm_labels.parquet")
     scratch = tmp_path_factory.mktemp("iclr2026_loaded")
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
+    ingest, labels, _rank = readme_iclr_example()  # the README's commands, word for word
+    project.run(*ingest)
+    project.run(*labels)
     return project
 
 
 @pytest.fixture(scope="session")
 def iclr_built(iclr_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """What `make rank TAXONOMY=iclr2026` runs, on a copy of the loaded data: checks, dbt build
+    """The README's `make rank TAXONOMY=iclr2026 ...`, on a copy of the loaded data: checks, dbt build
     (the project's defaults: bootstrap, B = 1000, seed 2026), audit, publish, export (to
     scratch/exports/iclr2026) and the experts' report (scratch/report)."""
     project = warehouse_copy(iclr_loaded, tmp_path_factory.mktemp("iclr2026"))
-    project.paperrank("rank", "--taxonomy", "iclr2026",
-                   "--export-dir", str(project.scratch / "exports" / "iclr2026"),
-                   "--report-dir", str(project.scratch / "report"))
+    *_loaders, rank = readme_iclr_example()
+    # the README's `make rank ...` as written; the later settings keep its outputs in scratch
+    project.run(*rank, f"EXPORT_DIR={project.scratch / 'exports' / 'iclr2026'}",
+                f"REPORT_DIR={project.scratch / 'report'}", "--no-print-directory")
     return project
 
 

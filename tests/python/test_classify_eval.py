@@ -13,6 +13,8 @@ from paperrank.classify.evaluate import warehouse_labels
 from paperrank.cli import run as paperrank
 from paperrank.core.warehouse import Batch, connect, write_batch
 
+pytestmark = pytest.mark.e2e  # runs the label models with dbt
+
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 from project import Project, rows
 
+pytestmark = pytest.mark.e2e  # builds the posterior models with dbt
+
 PAPERS = 3000
 MU, TAU2, SIGMA2 = 5.5, 0.64, 1.0  # rating: true means ~ N(MU, TAU2), reviews ~ N(mean, SIGMA2)
 # Tolerances, about 3 standard errors of the moment estimators at this size:

@@ -14,6 +14,8 @@ import pandas as pd
 import pytest
 from project import SHARED, Project, require_shared, rows
 
+pytestmark = pytest.mark.e2e  # loads and builds the ICLR 2018 venue
+
 ICLR2018 = SHARED / "data" / "iclr2018" / "paperlists_iclr2018.json.gz"
 VENUE = "ICLR 2018"
 # seeds/composite_weights.csv, weight set rating_confidence (the article's weights renormalised)

@@ -222,6 +222,7 @@ def test_a_locked_warehouse_gives_one_line_naming_the_process(project: Project,
 
 
 # -- authors reach the staging model ---------------------------------------------------------------
+@pytest.mark.e2e  # runs dbt
 def test_authors_are_loaded_from_notes_and_exposed_in_staging(project: Project,
                                                             tmp_path: Path) -> None:
     item = note("P1", authors=["Ada Lovelace", "Alan; Turing"])

@@ -23,6 +23,8 @@ from project import BIN, REPO, Project
 
 from paperrank.publish import publish, versions
 
+pytestmark = pytest.mark.e2e  # publishes and exports real builds
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Project:

@@ -18,6 +18,8 @@ from project import query as read
 
 from paperrank.ranksets.sql import compiled_queries, run_query
 
+pytestmark = pytest.mark.e2e  # builds the rank-set models and compiles their macros with dbt
+
 PISA = Path(__file__).parent / "fixtures" / "pisa2018_math.csv"
 PAPERRANK = Path(sys.executable).parent / "paperrank"
 SEED, DRAWS, TOP_N = 2026, 1000, 30

@@ -26,6 +26,8 @@ from project import query as read
 
 from paperrank.report.latex import to_text
 
+pytestmark = pytest.mark.e2e  # builds venues with dbt and renders them
+
 VENUE = "HOSTILE 2026"
 HOSTILE_TITLE = '<script>alert("t")</script> Huxley-G\\"odel Machine: MoE$^3$ & $\\alpha$-Nets'
 HOSTILE_ABSTRACT = '</p></details><img src=x onerror=alert(1)> "quoted" & diffusionzz agents'

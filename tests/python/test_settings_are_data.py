@@ -76,6 +76,7 @@ def test_a_template_in_a_flag_is_refused_before_anything_runs(venue: Project, na
     assert took < 10, took  # a bound, not a benchmark: dbt's start-up alone takes longer
 
 
+@pytest.mark.e2e  # a dbt start-up per var
 @pytest.mark.parametrize("name", VARS)
 def test_a_template_in_a_dbt_var_runs_nothing_and_leaks_nothing(venue: Project, name: str) -> None:
     before = labels(venue)
