@@ -20,7 +20,9 @@ pytestmark = pytest.mark.e2e
 def test_every_unit_test_passes(synthetic_built: Project, tmp_path: Path) -> None:
     copy = warehouse_copy(synthetic_built, tmp_path)
     project = Project(copy.db, copy.scratch, unit_tests=True)
-    project.dbt("test", "--select", "test_type:unit")
+    result = project.dbt("test", "--select", "test_type:unit")
+    # a fresh target folder, so a full parse: every deprecated YAML form is reported here
+    assert "Deprecated functionality" not in result.stdout + result.stderr, result.stdout[-3000:]
     target = project.scratch / "target"
     manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
     results = json.loads((target / "run_results.json").read_text(encoding="utf-8"))["results"]
