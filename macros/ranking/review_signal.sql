@@ -24,3 +24,9 @@
     {%- do defined.append('rating_std') -%}
     {{ return(defined) }}
 {%- endmacro %}
+
+{#- The review score a signal is computed from: `<score>` for `<score>_mean`, rating for
+    rating_std (its n is the number of reviews that gave that score). -#}
+{% macro signal_score(signal) -%}
+    {{- 'rating' if signal == 'rating_std' else signal[:-5] -}}
+{%- endmacro %}

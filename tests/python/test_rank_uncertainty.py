@@ -86,7 +86,8 @@ def exact_z(values: np.ndarray) -> np.ndarray:
 
 
 def bootstrap_ranks(reviews: pd.DataFrame, papers: pd.DataFrame, replicates: range) -> pd.DataFrame:
-    """Per-replicate ranks: redraw, recompute the signals, re-standardise, weigh, rank."""
+    """Per-replicate ranks: redraw, recompute the signals, scale their deviations from the
+    point signals by sqrt(n / (n - 1)), re-standardise, weigh, rank."""
     scores = ["contribution", "rating", "confidence", "soundness", "presentation"]
     reviews = reviews.sort_values(["paper_id", "review_id"])
     by_paper = {pid: group[scores].to_numpy(float) for pid, group in reviews.groupby("paper_id")}
@@ -105,6 +106,15 @@ def bootstrap_ranks(reviews: pd.DataFrame, papers: pd.DataFrame, replicates: ran
         count = (~np.isnan(ratings)).sum(axis=1).astype(float)
         s1, s2 = np.nansum(ratings, axis=1), np.nansum(ratings * ratings, axis=1)
         rating_std = np.sqrt(np.maximum(count * s2 - s1 * s1, 0) / (count * count))
+        # (n - 1)/n: deviations from the point signals scaled by sqrt(n / (n - 1)), n = the
+        # reviews that gave each score
+        given = (~np.isnan(table)).sum(axis=0)
+        factor = np.where(given > 1, np.sqrt(given / np.maximum(given - 1, 1)), 1.0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            points = np.nanmean(table, axis=0)
+        means = points + factor * (means - points)
+        rating_std = factor[1] * rating_std
         for i, replicate in enumerate(replicates):
             rows.append((paper.category, paper.paper_id, replicate, *means[i], rating_std[i]))
     frame = pd.DataFrame(rows, columns=["category", "paper_id", "replicate",

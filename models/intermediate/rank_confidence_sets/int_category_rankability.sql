@@ -1,9 +1,9 @@
 {#-
     How rankable each category is at all: the share of the composites' variance that is
     between papers rather than review noise, reliability = 1 - mean(se^2) / var(composite)
-    (sample variance; floored at 0), with the se of int_normal_composite_errors corrected
-    for the (n - 1)/n shrinkage (macros/rank_sets/corrected_se.sql; it assumes papers
-    independent given the category's standardisation). 1 means the spread of
+    (sample variance; floored at 0), with the se of int_normal_composite_errors (in the
+    sample-variance form; it assumes papers independent given the category's
+    standardisation). 1 means the spread of
     composites is all real difference; 0 means it is all noise. Also the mean review count,
     for reading it with the Spearman-Brown formula: the reliability with m reviews per paper
     instead of n is m r / (n + (m - n) r); `reliability_with_one_more_review` is that for
@@ -32,15 +32,7 @@ per_category as (
         count(*) as papers,
         avg(rankings.review_count) as mean_review_count,
         var_samp(rankings.local_top_overall) as composite_variance,
-        -- the square of corrected_se, without its square root
-        avg(
-            errors.composite_se * errors.composite_se
-            * case
-                when rankings.review_count > 1
-                    then cast(rankings.review_count as double) / (rankings.review_count - 1)
-                else 1.0
-            end
-        ) as mean_squared_se
+        avg(errors.composite_se * errors.composite_se) as mean_squared_se
 
     from rankings
     inner join errors

@@ -9,10 +9,8 @@
     fixed, so a paper's reviews move only its own composite); the rating_std term's own
     spread is left out of the se, as in the closed-form uncertainty method.
 
-    The se is corrected for the (n - 1)/n shrinkage (issue 24 point 4): composite_se is
-    sqrt(population variance of the review deviations / n), which is what a bootstrap of n out
-    of n reproduces; the standard error of a mean of n reviews uses the sample variance, so it
-    is composite_se * sqrt(n / (n - 1)) (macros/rank_sets/corrected_se.sql).
+    The se is composite_se, already in the sample-variance form (not shrunk by (n - 1)/n:
+    macros/statistics/small_sample_factor.sql).
 
     Only the categories whose draws fit rank_sets_row_budget (papers x B, smallest categories
     first) are here; the others get no sets.
@@ -42,11 +40,11 @@ keyed as (
         rankings.paper_id,
         rankings.category_rank,
         rankings.category_size,
-        dense_rank() over (order by rankings.venue, rankings.category) as group_key,
-        row_number() over (order by rankings.paper_id) as item_number,
         rankings.paper_id as item_key,
         rankings.local_top_overall as estimate,
-        {{ corrected_se('errors.composite_se', 'rankings.review_count') }} as se
+        errors.composite_se as se,
+        dense_rank() over (order by rankings.venue, rankings.category) as group_key,
+        row_number() over (order by rankings.paper_id) as item_number
 
     from rankings
     inner join errors

@@ -2,7 +2,14 @@
     signals of each paper's redrawn reviews (int_bootstrap_review_draws), recomputed as
     int_reviews_aggregated does, standardised within venue, category and replicate, weighted by
     the weight set and ranked with the production tie-breakers. Materialized: both uncertainty
-    marts read it, and it is the costly step. -#}
+    marts read it, and it is the costly step.
+
+    Redrawing n of n reviews reproduces only (n - 1)/n of their variance, so each redrawn
+    signal's deviation from the paper's point signal is scaled by sqrt(n / (n - 1))
+    (macros/statistics/small_sample_factor.sql; n = the reviews that gave the signal's score):
+    a mean becomes point + f (redrawn - point), and rating_std, a spread, f * redrawn. That is
+    redrawing from the reviews' deviations scaled by f, done after the exact integer means
+    rather than before, so that no sum depends on row order. -#}
 {{ config(materialized='table', enabled=var('rank_uncertainty_method') != 'normal') }}
 {%- set signals = ranking_signals() %}
 
@@ -20,14 +27,38 @@ drawn_reviews as (
 
 ),
 
+reviews as (
+
+    select * from {{ ref('stg_raw__reviews') }}
+
+),
+
 weight_set as (
 
     select * from {{ ref('int_weight_set') }}
 
 ),
 
+-- each paper's point signals and, per signal, how many of its reviews gave that score: the
+-- centre and the n of the small-sample scaling
+paper_points as (
+
+    select
+        papers.paper_number,
+        {%- for signal in signals %}
+            {{ review_signal(signal) }} as point_{{ signal }},
+            count({{ signal_score(signal) }}) as n_{{ signal }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from reviews
+    inner join papers
+        on reviews.paper_id = papers.paper_id
+    group by papers.paper_number
+
+),
+
 -- the signals of the redrawn reviews, with the definitions of int_reviews_aggregated
-resampled as (
+redrawn as (
 
     select
         category_number,
@@ -39,6 +70,30 @@ resampled as (
 
     from drawn_reviews
     group by category_number, paper_number, replicate
+
+),
+
+-- the redrawn deviations from the point signals, scaled by sqrt(n / (n - 1))
+resampled as (
+
+    select
+        redrawn.category_number,
+        redrawn.paper_number,
+        redrawn.replicate,
+        {%- for signal in signals %}
+            {%- set factor = small_sample_factor('paper_points.n_' ~ signal) %}
+            {%- if signal == 'rating_std' %}
+                {{ factor }} * redrawn.{{ signal }} as {{ signal }}
+            {%- else %}
+                paper_points.point_{{ signal }}
+                + {{ factor }} * (redrawn.{{ signal }} - paper_points.point_{{ signal }}) as {{ signal }}
+            {%- endif %}
+            {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from redrawn
+    inner join paper_points
+        on redrawn.paper_number = paper_points.paper_number
 
 ),
 

@@ -1,5 +1,7 @@
 {#- The standard error of each ranked paper's composite: the spread of its reviews' weighted,
-    standardised deviations from its means, as a bootstrap of the mean would see it. The normal
+    standardised deviations from its means, in the sample-variance form (sqrt(sum of squares /
+    (n (n - 1))), macros/statistics/small_sample_factor.sql), as the corrected review bootstrap
+    sees it. The normal
     method's cutoffs and the rank confidence sets (models/intermediate/rank_confidence_sets/)
     both read it, so it is built whatever rank_uncertainty_method says. -#}
 {%- set signals = ranking_signals() -%}
@@ -69,8 +71,7 @@ review_deviations as (
 
 ),
 
--- bootstrap standard error of a mean of n redrawn values: sqrt(population variance / n);
--- the squares are summed exactly (order_free_sum) so that the sum does not depend on row order
+-- the squares of the deviations, summed exactly (order_free_sum) so that the sum does not depend on row order
 paper_errors as (
 
     select
@@ -92,8 +93,10 @@ final as (
         rankings.category_size,
         rankings.rating_mean,
         rankings.local_top_overall,
+        -- the standard error of a mean of n values, sqrt(sample variance / n): sqrt(sum of
+        -- squares) / n is the population form, times sqrt(n / (n - 1))
         sqrt(paper_errors.deviation_sumsq) / rankings.review_count
-            as composite_se
+        * {{ small_sample_factor('rankings.review_count') }} as composite_se
 
     from rankings
     inner join paper_errors
