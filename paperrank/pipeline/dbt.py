@@ -2,15 +2,18 @@
 
 Starting dbt costs seconds; the pipeline parses the project once and reuses the manifest for
 the build and the export.  Colour only when stdout is a terminal.  A lock held by another
-process becomes one line (`paperrank.publish.locks`), never a traceback.
+process becomes one line (`paperrank.publish.locks`), never a traceback: the pipeline checks the
+lock before dbt starts, and when another process takes it in between, dbt's own dump of that
+error (its "Encountered an error" and a chained traceback of some 230 lines) is held back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import re
 import sys
-from typing import Any
+from typing import IO, Any
 
 from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.publish.locks import WarehouseLocked, describe_lock
@@ -62,8 +65,10 @@ class Dbt:
         if command[0] in RUNS_TESTS:  # so a failure explains this run's tests, never an older run's
             (test_failures.DEFAULT_TARGET / "run_results.json").unlink(missing_ok=True)
         self.parse()
+        argv = self._argv(list(command))
         try:
-            result = dbtRunner(manifest=self.manifest).invoke(self._argv(list(command)))
+            with contextlib.redirect_stdout(_LockDumpFilter(sys.stdout)):
+                result = dbtRunner(manifest=self.manifest).invoke(argv)
         finally:
             _release_warehouse()
         try:
@@ -91,6 +96,33 @@ class Dbt:
             # compiler errors: a wrong setting, so bad input, not a failed check
             raise PaperrankError(f"dbt {command} stopped: {useful}")
         raise DbtFailed(f"dbt {command} failed" + (f": {useful}" if useful else ""))
+
+
+class _LockDumpFilter:
+    """dbt's stdout, less its dump of a DuckDB lock conflict.
+
+    dbt writes each event in one call, so a write that carries DuckDB's lock text inside dbt's
+    "Encountered an error" or a traceback is that dump; `_raise_for` turns the same error into
+    the one line that names the process holding the file. Every other write passes at once.
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        if "Could not set lock on file" in text and (
+                "Encountered an error" in text or "Traceback (most recent call last)" in text):
+            return len(text)
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def __getattr__(self, name: str) -> Any:  # encoding, fileno, ...: the real stream's
+        return getattr(self.stream, name)
 
 
 def _is_compilation_error(exception: BaseException | None) -> bool:

@@ -7,7 +7,8 @@ names give the same report file name (`SYNTH 2026`, `Synth-2026`).
   rollback left the withdrawn build's page up;
 - a loader committing after the raw checks read the tables got its rows published unchecked;
 - an analyst's read-write connection to the published file, a truncated working warehouse
-  and a full disk ended in tracebacks or DuckDB's raw lock text.
+  and a full disk ended in tracebacks or DuckDB's raw lock text, and a lock taken by another
+  process between the lock check and dbt's start in 230 lines of dbt's traceback.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from project import BIN, REPO, Project, rows
 from test_paperlists import paper, write_json
 
 from paperrank.publish import versions
+
+pytestmark = pytest.mark.e2e  # runs make rank / publish pipelines
 
 VENUES = ("SYNTH 2026", "Synth-2026")
 
@@ -171,6 +174,47 @@ def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(degene
     assert result.returncode == 2, result.stdout[-2000:] + result.stderr[-2000:]
     assert "the raw layer changed during the build: raw.loads" in line and "raw.papers (2 -> 3 rows)" in line
     assert versions.current(degenerate.published) == before  # nothing published
+
+
+@pytest.mark.parametrize("command", ["rank", "build"])
+def test_a_lock_lost_in_a_race_is_one_line(degenerate: Project, tmp_path: Path, command: str) -> None:
+    """Another process takes the working warehouse after the lock check passed and before dbt
+    opens it: one line naming that process and exit 2, not dbt's 230-line traceback first."""
+    before = versions.current(degenerate.published) if degenerate.published.exists() else None
+    module = "rank" if command == "rank" else "dbt_cli"
+    code = textwrap.dedent(f"""
+        import subprocess, sys
+        from paperrank.cli import run
+        from paperrank.pipeline import {module} as module
+        checked = module.check_writable
+        holders = []
+        def checked_then_taken(path):
+            checked(path)
+            holders.append(subprocess.Popen([sys.executable, "-c",
+                "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); "
+                "time.sleep(120)", str(path)], stdout=subprocess.PIPE, text=True))
+            assert holders[0].stdout.readline().strip() == "held"
+            print("holder", holders[0].pid, file=sys.stderr, flush=True)
+        module.check_writable = checked_then_taken
+        try:
+            code = run([{command!r}, "--venue", "SYNTH 2026", "--profile", "iclr2026", "--top-n", "5"]
+                       + ({command!r} == "rank") * ["--export-dir", {str(tmp_path / 'e')!r},
+                                                    "--report-dir", {str(tmp_path / 'r')!r}])
+        finally:
+            for holder in holders:
+                holder.kill()
+        sys.exit(code)
+    """)
+    result = degenerate.run(sys.executable, "-c", code, check=False)
+    assert result.returncode == 2, result.stdout[-3000:] + result.stderr[-3000:]
+    holder_line, *lines = result.stderr.strip().splitlines()
+    pid = holder_line.split()[1]
+    assert len(lines) == 1, result.stderr
+    assert f"is in use by process {pid}" in lines[0] and f"kill {pid}" in lines[0]
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "Could not set lock" not in result.stdout, result.stdout[-3000:]
+    if before is not None:
+        assert versions.current(degenerate.published) == before
 
 
 def test_an_analysts_read_write_connection_is_refused_before_publishing(degenerate: Project) -> None:
