@@ -25,6 +25,7 @@ CATERPILLAR_HALF_WINDOW = 15
 LOW_CONFIDENCE_SHOWN = 300
 MOVERS_SHOWN = 5
 BANDS = ("secure", "borderline", "outside")
+FORUM_PREFIX = "https://openreview.net/forum?id="
 
 
 @dataclass
@@ -166,6 +167,29 @@ def movements(data: VenueMarts) -> dict[str, Movement]:
         moved[str(paper_id)] = Movement(float(first["rating_mean"]), float(last["rating_mean"]),
                                         first["snapshot_at"], last["snapshot_at"])
     return moved
+
+
+def unlisted_papers(data: VenueMarts, sections: list[CategorySection]) -> list[list[Any]]:
+    """Every ranked paper that no section lists, for the page's search: [paper_id, category,
+    rank, title, authors, link, band], the link "" when it is FORUM_PREFIX + paper_id (the
+    page adds that back; a tenth of the index otherwise) and null when there is none. The lists
+    show each shortlist and a few papers below its cut; the search still finds the rest (by
+    title and authors: their abstracts would double the page)."""
+    listed = {row.paper_id for section in sections for row in section.rows}
+    bands: dict[str, str] = {}
+    if data.uncertainty is not None and not data.uncertainty.empty:
+        bands = {str(k): str(v) for k, v in zip(data.uncertainty["paper_id"],
+                                                data.uncertainty["rank_band"], strict=True)
+                 if present(v) is not None}
+    rest = data.rankings[~data.rankings["paper_id"].astype(str).isin(listed)]
+    rest = rest.sort_values(["category", "category_rank"])
+    entries = []
+    for _, r in rest.iterrows():
+        paper_id, link = str(r["paper_id"]), safe_url(present(r["forum_url"]))
+        entries.append([paper_id, str(r["category"]), int(r["category_rank"]), title_text(r["title"]),
+                        _text(r.get("authors")) or "", "" if link == FORUM_PREFIX + paper_id else link,
+                        bands.get(paper_id, "")])
+    return entries
 
 
 def category_sections(data: VenueMarts, below: int) -> list[CategorySection]:

@@ -57,6 +57,8 @@ STYLE: Any = {  # matplotlib's rc names (typed there as one Literal of every nam
 # characters kept as they are in the SVG data URI: all but those an HTML attribute (", &) or a
 # URL (%, #) would read otherwise, and non-ASCII (percent-encoded as UTF-8)
 URI_SAFE = " <>/=:;,.'()-_!*~$@?[]{}|^`+"
+_TAG = re.compile(r"<[^<>]+>")
+_QUOTED = re.compile(r'(\s[\w:.-]+)="([^"\']*)"')
 _GEOMETRY = re.compile(r'(\s(?:d|x|y|x1|x2|y1|y2|width|height|viewBox|transform|points)=")([^"]*)"')
 _DECIMALS = re.compile(r"(-?\d+\.\d)\d+")
 
@@ -92,7 +94,13 @@ def signal_colour(signal: str, position: int) -> str:
 def compact(svg: str) -> str:
     """The SVG with its coordinates to 0.1 pt (a tenth of a point is below what a screen or
     a printer shows) and without the indentation and metadata matplotlib writes: the page's
-    plots are most of its weight.  Text is not touched."""
+    plots are most of its weight.  Text is not touched.
+
+    Attribute values are put in single quotes (where they hold none): the data URI sits in a
+    double-quoted HTML attribute, so every `"` costs three bytes (%22) and `'` one. The XML
+    declaration and DOCTYPE, which an <img> does not read, go."""
+    svg = re.sub(r"^<\?xml[^>]*\?>\s*", "", svg)
+    svg = re.sub(r"^<!DOCTYPE[^>]*>\s*", "", svg)
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     svg = re.sub(r' transform="rotate\(-?0 [-\d.e]+ [-\d.e]+\)"', "", svg)  # no-op rotations
     # one font rule for the whole plot instead of one per text element
@@ -101,6 +109,8 @@ def compact(svg: str) -> str:
                       "'DejaVu Sans','Liberation Sans',Arial,sans-serif}", 1)
     svg = _GEOMETRY.sub(lambda m: m.group(1) + " ".join(
         _DECIMALS.sub(r"\1", m.group(2)).split()) + '"', svg)
+    # inside tags only (matplotlib escapes < and > in text, so a text node never matches)
+    svg = _TAG.sub(lambda tag: _QUOTED.sub(r"\1='\2'", tag.group(0)), svg)
     return re.sub(r">\s+<", "><", svg)
 
 

@@ -34,6 +34,8 @@ HOSTILE_ABSTRACT = '</p></details><img src=x onerror=alert(1)> "quoted" & diffus
 HOSTILE_AUTHORS = ["Zoë <b>Bold</b>", "O'Brien & Sons"]
 HOSTILE_NOTE = '=HYPERLINK("http://x") <script>alert(1)</script>, "comma"\nsecond line'
 EXPERT = "Dr. Zoë O'Brien-Smith (ML)"
+# a paper ranked far below every list, found only through the page's index of unlisted papers
+LOW_TITLE = '<img src=x onerror=alert(2)> zzunlisted & "low" paper'
 
 
 def dbt_build(project: Project, *extra: str) -> None:
@@ -77,6 +79,13 @@ def make_hostile(frame: pd.DataFrame, truth: pd.DataFrame) -> tuple[pd.DataFrame
     for signal, top in (("rating", 10), ("confidence", 5), ("soundness", 4),
                         ("contribution", 4), ("presentation", 4)):
         frame.at[row, signal] = [top, top, top, top]
+    agentic = frame["openreview_id"].isin(truth.loc[truth["category"] == "Agentic AI", "paper_id"])
+    reviewed = frame["rating"].map(len) > 0
+    low = frame.index[agentic & reviewed & (frame.index != row)][0]
+    frame.at[low, "title"] = LOW_TITLE
+    for signal, bottom in (("rating", 2), ("confidence", 1), ("soundness", 1),
+                           ("contribution", 1), ("presentation", 1)):  # the form's lowest
+        frame.at[low, signal] = [bottom] * len(frame.at[low, signal])
     frame["authors"] = [HOSTILE_AUTHORS if i == row else [f"Author {i}", "B. Person"]
                         for i in frame.index]
     return frame, truth
@@ -129,6 +138,47 @@ def test_search_band_filter_and_sort(venue: tuple[Project, Path]) -> None:
         section.locator("thead th", has_text="Paper").locator("button.sort").click()
         titles = [t.lower() for t in section.locator("tbody .title").all_text_contents()]
         assert titles == sorted(titles)
+    assert log.console == [] and log.page_errors == [] and log.dialogs == []
+    assert set(log.requests) == {path.resolve().as_uri()}
+
+
+def test_search_finds_ranked_papers_no_list_shows(venue: tuple[Project, Path]) -> None:
+    """The lists show each shortlist and a few papers below its cut; the search also finds
+    every other ranked paper (by title and authors), from the page's own packed index."""
+    project, path = venue
+    quoted = LOW_TITLE.replace("'", "''")
+    found = read(project.db, f"""
+        select paper_id, category_rank, (select count(*) from marts.paper_rankings as t
+                                         where t.category = r.category and t.is_top_n) as top
+        from marts.paper_rankings as r where title = '{quoted}'""")
+    paper_id, rank, top = found["paper_id"][0], int(found["category_rank"][0]), int(found["top"][0])
+    assert rank > top + 10  # below the list
+    unlisted = read(project.db, """
+        select count(*) as n from marts.paper_rankings as r
+        where category_rank > (select count(*) from marts.paper_rankings as t
+                               where t.category = r.category and t.is_top_n) + 10""")["n"][0]
+    with open_page(path) as (page, log):
+        assert page.get_attribute("#more-matches", "data-count") == str(unlisted)
+        assert page.locator("#more-matches").is_hidden()
+        page.fill("#paper-search", "zzunlisted")
+        page.wait_for_selector("#more-matches-list li")
+        item = page.locator("#more-matches-list li")
+        assert item.count() == 1 and item.get_attribute("data-paper-id") == paper_id
+        assert item.locator(".title").text_content() == LOW_TITLE  # as text, not markup
+        assert page.locator("#more-matches img").count() == 0
+        assert f"#{rank}" in item.text_content() and "Agentic AI" in item.text_content()
+        assert visible_ids(page) == []  # no list row matches
+        assert "and 1 below the lists" in page.text_content("#search-status")
+        band = item.text_content().split("\u00b7")[2].split()[0]
+        other = next(b for b in ("secure", "borderline", "outside") if b != band)
+        page.select_option("#band-filter", other)
+        assert page.locator("#more-matches").is_hidden()
+        page.select_option("#band-filter", "all")
+        page.fill("#paper-search", "author")  # every synthetic paper: more than 50 below
+        assert page.locator("#more-matches-list li").count() == 50
+        assert "more: narrow the search" in page.text_content("#more-matches-more")
+        page.fill("#paper-search", "")
+        assert page.locator("#more-matches").is_hidden()
     assert log.console == [] and log.page_errors == [] and log.dialogs == []
     assert set(log.requests) == {path.resolve().as_uri()}
 

@@ -31,6 +31,64 @@
   });
   var sections = Array.prototype.slice.call(document.querySelectorAll("section.category"));
 
+  // -- the ranked papers no list shows, searched by title and authors ------------------------
+  // Their index rides in a data attribute as base64 gzip JSON; the browser inflates it (no
+  // request is made). Each entry: [paper_id, category, rank, title, authors, link, band]; a
+  // link "" is the forum prefix + paper_id, null none.
+  var more = document.getElementById("more-matches");
+  var MORE_SHOWN = 50;
+  var unlisted = [];
+  var unlistedText = [];
+  if (more && typeof DecompressionStream === "function") {
+    var packed = atob(more.getAttribute("data-index"));
+    var bytes = new Uint8Array(packed.length);
+    for (var b = 0; b < packed.length; b++) { bytes[b] = packed.charCodeAt(b); }
+    new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")))
+      .json().then(function (index) {
+        unlisted = index;
+        unlistedText = index.map(function (p) { return (p[3] + " " + p[4]).toLowerCase(); });
+        if (search.value) { applyFilter(); }
+      });
+  }
+
+  function showMore(terms, wanted) {
+    if (!more) { return 0; }
+    var found = [];
+    for (var i = 0; terms.length && i < unlisted.length; i++) {
+      var ok = wanted === "all" || unlisted[i][6] === wanted;
+      for (var t = 0; ok && t < terms.length; t++) { ok = unlistedText[i].indexOf(terms[t]) !== -1; }
+      if (ok) { found.push(unlisted[i]); }
+    }
+    var list = document.getElementById("more-matches-list");
+    list.textContent = "";
+    found.slice(0, MORE_SHOWN).forEach(function (p) {
+      var item = document.createElement("li");
+      item.setAttribute("data-paper-id", p[0]);
+      var where = document.createElement("span");
+      where.className = "where";
+      where.textContent = p[1] + " \u00b7 #" + p[2] + (p[6] ? " \u00b7 " + p[6] : "") + " ";
+      item.appendChild(where);
+      var link = p[5] === "" ? more.getAttribute("data-forum-prefix") + p[0] : p[5];
+      var title = document.createElement(/^https?:\/\//.test(link || "") ? "a" : "span");
+      if (title.tagName === "A") { title.href = link; title.rel = "noopener noreferrer"; }
+      title.className = "title";
+      title.textContent = p[3];
+      item.appendChild(title);
+      if (p[4]) {
+        var authors = document.createElement("span");
+        authors.className = "authors";
+        authors.textContent = " \u2014 " + p[4];
+        item.appendChild(authors);
+      }
+      list.appendChild(item);
+    });
+    var rest = document.getElementById("more-matches-more");
+    rest.hidden = found.length <= MORE_SHOWN;
+    rest.textContent = (found.length - MORE_SHOWN) + " more: narrow the search to see them";
+    more.hidden = found.length === 0;
+    return found.length;
+  }
+
   function applyFilter() {
     var terms = search.value.toLowerCase().split(/\s+/).filter(Boolean);
     var wanted = band.value;
@@ -45,8 +103,10 @@
       var visible = section.querySelector("tr[data-paper-id]:not([hidden])") !== null;
       section.querySelector(".no-match").hidden = visible;
     });
+    var below = showMore(terms, wanted);
     status.textContent = (terms.length || wanted !== "all")
-      ? shown + " of " + rows.length + " papers match" : rows.length + " papers listed";
+      ? shown + " of " + rows.length + " papers match" + (below ? ", and " + below + " below the lists" : "")
+      : rows.length + " papers listed";
   }
   search.addEventListener("input", applyFilter);
   band.addEventListener("change", applyFilter);
