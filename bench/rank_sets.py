@@ -2,7 +2,7 @@
 
 - `--db WAREHOUSE` (a warehouse built by `dbt run`, e.g. on the real ICLR 2026 data): a copy of
   it, then per run, in a fresh process, `dbt run` of the rank-set models and, as a yardstick
-  for how loaded the machine is, of the review bootstrap (int_paper_ranks_bootstrapped), each
+  for how loaded the machine is, of the review bootstrap (int_bootstrap_paper_ranks), each
   with wall time, DuckDB's seconds from dbt's log, and peak RSS.
 - `--synthetic N:G,...`: N papers in G equal categories, composites ~ N(0, 1) and se ~
   U(0.2, 1), through the rank-set query of `paperrank rank-sets` (the same macros) with one
@@ -18,6 +18,7 @@ is never written.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -62,6 +63,9 @@ def dbt_run(db: Path, scratch: Path, select: str, vars_json: str) -> tuple[float
     done = measure([DBT, "run", "--select", select, "--vars", vars_json, "--target-path",
                     str(scratch / "target"), "--log-path", str(logs), "--log-level-file", "debug"],
                    cwd=REPO, env=env)
+    results = json.loads((scratch / "target" / "run_results.json").read_text(encoding="utf-8"))
+    if not results["results"]:  # a renamed model selects nothing, and times dbt's start-up
+        raise SystemExit(f"dbt run --select {select} ran no model: {done.stdout[-500:]}")
     return done.wall_s, sql_seconds(logs), done.peak_rss_mb
 
 
@@ -72,7 +76,7 @@ def warehouse_rows(db: Path, vars_json: str, runs: int) -> list[str]:
         copy = scratch / "warehouse.duckdb"
         shutil.copy(db, copy)
         for label, select in (("rank sets (5 models)", RANK_SETS),
-                              ("review bootstrap (yardstick)", "int_paper_ranks_bootstrapped")):
+                              ("review bootstrap (yardstick)", "int_bootstrap_paper_ranks")):
             before = os.getloadavg()[0]
             results = [dbt_run(copy, scratch, select, vars_json) for _ in range(runs)]
             wall, sql, peak = (statistics.median(values) for values in zip(*results, strict=False))
