@@ -266,6 +266,21 @@ def test_normal_method_agrees_with_the_bootstrap_within_the_stated_bound(built: 
     assert np.corrcoef(both["boot"], both["normal"])[0, 1] >= 0.98
 
 
+def test_the_normal_method_builds_the_marts(built: Project, tmp_path: Path) -> None:
+    """rank_uncertainty_method normal (what `auto` picks for a large venue) builds the marts and
+    passes their contracts: the mart's P and intervals are the closed form's, for every paper."""
+    normal = rebuilt(built, tmp_path, "{taxonomy: iclr2026, rank_uncertainty_method: normal}",
+                     select=("paper_rank_uncertainty+",))
+    both = read(normal.db, """
+        select u.uncertainty_method, u.p_top_n, e.p_top_n as closed_form, u.rank_p05, e.rank_p05 as lo,
+               u.rank_p95, e.rank_p95 as hi
+        from marts.paper_rank_uncertainty as u
+        inner join intermediate.int_normal_paper_ranks as e using (paper_id)""")
+    assert len(both) == 1657 and set(both["uncertainty_method"]) == {"normal"}
+    assert (both["p_top_n"] == both["closed_form"]).all()
+    assert (both["rank_p05"] == both["lo"]).all() and (both["rank_p95"] == both["hi"]).all()
+
+
 SMALL_B = "{taxonomy: iclr2026, rank_uncertainty_replicates: 200}"
 
 

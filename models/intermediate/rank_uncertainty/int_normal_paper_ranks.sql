@@ -77,16 +77,18 @@ points as (
 ),
 
 -- papers strictly above each interval end: an end sorts before papers of equal composite, so
--- the count is the same whichever order rows of equal composite and kind take
+-- the count is the same whichever order rows of equal composite and kind take (a sum of
+-- integers is a 128-bit integer on DuckDB: cast back, so the ranks stay bigint as the
+-- paper_rank_uncertainty contract says)
 counted as (
 
     select
         *,
-        sum(is_paper) over (
+        cast(sum(is_paper) over (
             partition by venue, category
             order by composite desc, is_paper asc
             rows between unbounded preceding and current row
-        ) as papers_above
+        ) as bigint) as papers_above
 
     from points
 
