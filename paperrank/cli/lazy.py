@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from paperrank.core.errors import CheckFailed, PaperrankError
+from paperrank.core.errors import CheckFailed, PaperrankError, disk_error
 
 
 class LazyGroup(click.Group):
@@ -53,3 +53,9 @@ class LazyGroup(click.Group):
                 raise
             click.echo(f"error: {error}", err=True)
             sys.exit(error.exit_code)
+        except OSError as error:  # a full or read-only disk is the operator's to fix, not a bug
+            disk = disk_error(error)
+            if disk is None or ctx.parent is not None:
+                raise
+            click.echo(f"error: {disk}", err=True)
+            sys.exit(disk.exit_code)

@@ -3,11 +3,14 @@
 Bad input (a malformed file, an unknown taxonomy, a missing key, a warehouse held by another
 process) is something the operator can fix: the command layer prints it as one line and exits 2.
 A check that ran and failed (a dbt test, a quality gate, the marts-agree rules) exits 1, naming
-the check. Anything else is a bug and must surface with its traceback, so only these classes are
-caught by the command layer (`paperrank.cli`).
+the check. A write the disk refuses (full, over quota, read-only: `disk_error`) is the
+operator's to fix too, and is one line and exit 2 as well. Anything else is a bug and must
+surface with its traceback, so only these are caught by the command layer (`paperrank.cli`).
 """
 
 from __future__ import annotations
+
+import errno
 
 
 class PaperrankError(ValueError):
@@ -35,3 +38,17 @@ class WarehouseLocked(PaperrankError):
 
 class SnapshotExists(PaperrankError, FileExistsError):
     """A snapshot file of that name is already there; snapshots are never overwritten."""
+
+
+# a disk that cannot take the write: full, over quota, read-only, or a file over its size limit
+DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG})
+
+
+def disk_error(error: OSError) -> PaperrankError | None:
+    """The one-line error for a write the disk refused (the operator frees space or picks
+    another folder), or None for any other OSError, which stays a traceback."""
+    if error.errno not in DISK_ERRNOS:
+        return None
+    where = f" {error.filename}" if error.filename else ""
+    return PaperrankError(f"cannot write{where}: {error.strerror}; free space or choose a "
+                          "writable folder, then run this again")

@@ -17,6 +17,7 @@ wall time; nothing is published unless every verdict passed.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -115,8 +116,21 @@ def check_targets(export_dir: Path, report_dir: Path) -> None:
                 if any(y == p or p in y.parents for p in inside) and one != "PAPERRANK_DB":
                     raise PaperrankError(f"{other}={paths[other]} is {'' if y == x else 'inside '}"
                                          f"{one}={paths[one]}; give each its own path")
+    for name in ("PAPERRANK_PUBLISHED_DB", "EXPORT_DIR", "REPORT_DIR"):
+        check_writable_folder(name, paths[name])
     if published.exists():
         check_writable_by_readers(published)
+
+
+def check_writable_folder(name: str, target: Path) -> None:
+    """The folder a target's versions go in can be written (a read-only disk or a folder
+    without write permission is refused before the build, not after the publish)."""
+    folder = versions.versions_dir(target)
+    while not folder.exists() and folder.parent != folder:
+        folder = folder.parent
+    if not os.access(folder, os.W_OK):
+        raise PaperrankError(f"{name}={target} cannot be written: {folder} is read-only or not "
+                             "writable; choose another folder")
 
 
 def check_writable_by_readers(published: Path) -> None:

@@ -45,12 +45,11 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
     On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read through
     DuckDB, so the publication is the same kind of DuckDB file whichever engine built it.
     Returns the build id and the version file.  Raises before switching on any error."""
-    claim(published)
-    folder = versions.versions_dir(published)
-    versions.prune(published, keep)
-    staged = folder / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
-    staged.unlink(missing_ok=True)
+    staged = versions.versions_dir(published) / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
     try:
+        claim(published)  # makes the versions folder: the first write, on a read-only disk too
+        versions.prune(published, keep)
+        staged.unlink(missing_ok=True)
         return _publish(working, published, staged, keep, engine)
     except (OSError, duckdb.IOException, duckdb.TransactionException) as error:  # a full or read-only disk
         versions._remove(staged)

@@ -271,3 +271,65 @@ def test_a_full_disk_while_publishing_is_one_line_and_switches_nothing(degenerat
     assert "nothing was switched" in line
     assert versions.current(degenerate.published) == before
     assert not list(versions.versions_dir(degenerate.published).glob(".tmp-*"))
+
+
+# -- a read-only disk (issue 22 point 15) ----------------------------------------------------------
+# A real read-only file system: a tmpfs mounted read-only in a user and mount namespace of the
+# command's own (root's permissions alone would not stop a write).
+READ_ONLY = ('mount -t tmpfs none "$1" && mount -o remount,ro "$1" && shift && exec "$@"')
+
+
+def in_read_only(project: Project, folder: Path, *command: str, env: dict[str, str] | None = None):
+    folder.mkdir(parents=True, exist_ok=True)
+    return subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", READ_ONLY,
+                           "sh", str(folder), *command], cwd=REPO, env=env or project.env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def read_only_mounts(tmp_path_factory: pytest.TempPathFactory) -> None:
+    probe = tmp_path_factory.mktemp("ro_probe")
+    done = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
+                           READ_ONLY + " 2>&1", "sh", str(probe), "sh", "-c", f"! touch {probe}/x"],
+                          capture_output=True, text=True, timeout=60)
+    if done.returncode != 0:
+        pytest.skip(f"no user namespaces here to mount a read-only file system: {done.stderr.strip()}")
+
+
+def test_a_read_only_target_is_refused_before_anything_is_published(
+        degenerate: Project, tmp_path: Path, read_only_mounts: None) -> None:
+    if not degenerate.published.exists():
+        rank(degenerate, "--top-n", "5")
+    before = versions.current(degenerate.published)
+    frozen = tmp_path / "frozen"
+    for option in ("--export-dir", "--report-dir"):
+        command = [str(BIN / "paperrank"), "rank", "--profile", "iclr2026", "--venue", VENUES[0],
+                   "--top-n", "3", "--export-dir", str(tmp_path / "e"), "--report-dir", str(tmp_path / "r"),
+                   option, str(frozen / "target")]
+        line = single_line(in_read_only(degenerate, frozen, *command))
+        name = "EXPORT_DIR" if option == "--export-dir" else "REPORT_DIR"
+        assert line.startswith(f"error: {name}={frozen / 'target'} cannot be written") and "read-only" in line
+        assert versions.current(degenerate.published) == before
+    env = {**degenerate.env, "PAPERRANK_PUBLISHED_DB": str(frozen / "published.duckdb")}
+    line = single_line(in_read_only(degenerate, frozen, str(BIN / "paperrank"), "rank", "--profile",
+                                    "iclr2026", "--venue", VENUES[0], "--export-dir", str(tmp_path / "e"),
+                                    "--report-dir", str(tmp_path / "r"), env=env))
+    assert line.startswith("error: PAPERRANK_PUBLISHED_DB=") and "read-only" in line
+
+
+def test_commands_writing_to_a_read_only_disk_are_one_line(
+        degenerate: Project, tmp_path: Path, read_only_mounts: None) -> None:
+    if not degenerate.published.exists():
+        rank(degenerate, "--top-n", "5")
+    frozen = tmp_path / "frozen"
+    paperrank = str(BIN / "paperrank")
+    for command, env in (
+            ([paperrank, "export", "--export-dir", str(frozen / "exports"), "--venue", VENUES[0]], None),
+            ([paperrank, "report", "--db", str(degenerate.published), "--out-dir", str(frozen / "report")], None),
+            ([sys.executable, "-c", "import sys; from paperrank.cli import run; "
+              "sys.exit(run(['publish', '--profile', 'iclr2026', '--venue', 'SYNTH 2026']))"],
+             {**degenerate.env, "PAPERRANK_PUBLISHED_DB": str(frozen / "published.duckdb")})):
+        result = in_read_only(degenerate, frozen, *command, env=env)
+        line = single_line(result)
+        assert "Read-only file system" in line and str(frozen) in line, line
+        assert "Traceback" not in result.stdout + result.stderr
