@@ -420,4 +420,5 @@ def run(scales: list[str], n_runs: int, out: Path, work: Path, keep: bool = Fals
                   f"(SQL {split['project_with_tests_sql']:.2f})")
         print(f"         export: SQL {split['export_sql']:.2f} of the run-operation's wall time")
     print(f"\nwrote {out}")
-    return 0 if all(r["agree"] == "yes" for r in rows) else 1
+    # near-tie swaps are the allowance bench.check describes, reported beside the "yes"
+    return 0 if all(str(r["agree"]).startswith("yes") for r in rows) else 1
