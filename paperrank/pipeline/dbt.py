@@ -101,17 +101,18 @@ class Dbt:
 class _LockDumpFilter:
     """dbt's stdout, less its dump of a DuckDB lock conflict.
 
-    dbt writes each event in one call, so a write that carries DuckDB's lock text inside dbt's
-    "Encountered an error" or a traceback is that dump; `_raise_for` turns the same error into
-    the one line that names the process holding the file. Every other write passes at once.
+    dbt writes each event in one call, so a write of dbt's "Encountered an error" or of a
+    traceback that `describe_lock` reads as a lock conflict is that dump; `_raise_for` turns the
+    same error into the one line that names the process holding the file. Every other write
+    passes at once.
     """
 
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        if "Could not set lock on file" in text and (
-                "Encountered an error" in text or "Traceback (most recent call last)" in text):
+        if ("Encountered an error" in text or "Traceback (most recent call last)" in text) \
+                and describe_lock(text) is not None:
             return len(text)
         return self.stream.write(text)
 
