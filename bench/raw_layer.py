@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pyarrow as pa
 
 from paperrank.core import warehouse
@@ -35,7 +36,11 @@ SYNTHETIC_MODEL = "synthetic-truth"
 # taxonomy MANY_TAXONOMY (about 85% of the papers ranked), which only the benchmark's scratch
 # copy of the seeds defines. `short`: the `ranked` labels with one-word titles and abstracts, so
 # that moving text no longer hides the arithmetic (the long-text shapes carry ~1 KB per paper).
-SHAPES = ("base", "ranked", "many", "short")
+# `outcomes`: the `short` venue as all its submissions, for the outcome models (issue 25): about
+# 35% not accepted (rejected, some withdrawn or undecided), the accepted ones oral, spotlight or
+# poster, and citation counts (1 in 10 unknown); decisions and citations follow the reviews'
+# mean rating plus noise, so the validity metrics have something to find.
+SHAPES = ("base", "ranked", "many", "short", "outcomes")
 ICML_RANKED = ("Agentic AI", "AI Systems", "Physical AI", "Healthcare & Life Sciences",
                "Sustainable AI")
 MANY_TAXONOMY = "bench_many"
@@ -84,7 +89,7 @@ def reshape(db: Path, shape: str) -> None:
     """
     number = "cast(regexp_extract(paper_id, '([0-9]+)$', 1) as bigint)"  # 1..n, from generate
     bucket = f"({number} * 7919 % 1000)"
-    if shape in ("ranked", "short"):
+    if shape in ("ranked", "short", "outcomes"):
         ranked = ", ".join("'" + c.replace("'", "''") + "'" for c in ICML_RANKED)
         category = f"case when {bucket} < 850 then [{ranked}][1 + {bucket} % 5] else 'Other' end"
     else:
@@ -101,7 +106,7 @@ def reshape(db: Path, shape: str) -> None:
                 when primary_area = '{DATASETS_AREA}' then 'optimization'
                 else primary_area end
         """)
-        if shape == "short":
+        if shape in ("short", "outcomes"):
             # one word each (the acronym before the title, the abstract's first word); the
             # record hash follows the row, as the loaders' would
             con.execute("""
@@ -113,10 +118,76 @@ def reshape(db: Path, shape: str) -> None:
                 update raw.papers set record_hash = md5(concat_ws('|', paper_id, venue, title,
                     abstract, primary_area, status, forum_url, pdf_url))
             """)
+        if shape == "outcomes":
+            decide_outcomes(con, number)
         con.execute("commit")
         con.execute("checkpoint")
     finally:
         con.close()
+
+
+def decide_outcomes(con: duckdb.DuckDBPyConnection, number: str) -> None:
+    """Give every paper a decision and a citation count (the `outcomes` shape): the papers
+    ordered by mean rating plus a deterministic noise; the lowest 35% are not accepted (1 in 30
+    of them withdrawn, 1 in 300 undecided, the rest rejected), the top 2% of the others oral,
+    the next 4.5% spotlight, the rest poster. The statuses are paperlists' words, and the status
+    columns follow them by the loaders' rule (paperrank.ingest.status)."""
+    con.execute(f"""
+        create temp table decided as
+        with means as (
+            select paper_id, avg(rating) as rating_mean from raw.reviews group by paper_id
+        ),
+        numbered as (
+            select
+                paper_id,
+                {number} as number,
+                ({number} * 104729 % 997) / 997.0 - 0.5 as noise
+            from raw.papers
+        ),
+        placed as (
+            select
+                numbered.paper_id,
+                numbered.number,
+                numbered.noise,
+                means.rating_mean,
+                percent_rank() over (
+                    order by means.rating_mean + 1.5 * numbered.noise, numbered.paper_id
+                ) as place
+            from numbered
+            inner join means on numbered.paper_id = means.paper_id
+        )
+        select
+            paper_id,
+            case
+                when place < 0.35 and number % 300 = 1 then 'Active'
+                when place < 0.35 and number % 30 = 0 then 'Withdraw'
+                when place < 0.35 then 'Reject'
+                when place >= 0.98 then 'Oral'
+                when place >= 0.935 then 'Spotlight'
+                else 'Poster'
+            end as status,
+            case when number % 10 = 3 then null
+                 else cast(floor(exp(0.6 * rating_mean - 1 + 2 * noise)) as bigint)
+            end as citations
+        from placed
+    """)
+    con.execute("""
+        update raw.papers set
+            status = decided.status,
+            is_accepted = decided.status in ('Oral', 'Spotlight', 'Poster'),
+            decision_tier = case decided.status
+                when 'Active' then 'undecided' when 'Withdraw' then 'withdrawn'
+                when 'Reject' then 'rejected' else lower(decided.status) end,
+            citations = decided.citations,
+            citations_source = 'bench:synthetic citations'
+        from decided
+        where raw.papers.paper_id = decided.paper_id
+    """)
+    con.execute("""
+        update raw.papers set record_hash = md5(concat_ws('|', paper_id, venue, title,
+            abstract, primary_area, status, forum_url, pdf_url))
+    """)
+    con.execute("drop table decided")
 
 
 def write_venue(db: Path, venue: Venue, taxonomy: str = "icml2026",

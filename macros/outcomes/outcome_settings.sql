@@ -8,7 +8,12 @@
       (smaller categories take the venue's);
     - eb_draws (200): posterior draws per paper for expected rank and P(top-N);
     - validity_replicates (200): bootstrap replicates of ranking_validity's intervals;
-    - outcomes_seed (2026): the seed of both streams (macros/splitmix64.sql). -#}
+    - outcomes_seed (2026): the seed of both streams (macros/splitmix64.sql);
+    - outcomes_method (auto): `resample` (the posterior draws and the validity bootstrap),
+      `closed_form` (the posterior's normal closed form, DeLong and Fisher-z intervals), or
+      `auto`: each family resamples while its rows fit outcomes_row_budget
+      (macros/outcomes/outcome_method.sql);
+    - outcomes_row_budget (20000000): the rows `auto` lets a family resample. -#}
 {% macro outcome_settings() -%}
     {%- set values = outcome_vars() -%}
     {{ return({
@@ -17,6 +22,8 @@
         'draws': values.eb_draws | int,
         'replicates': values.validity_replicates | int,
         'seed': values.outcomes_seed | int,
+        'method': values.outcomes_method,
+        'row_budget': values.outcomes_row_budget | int,
     }) }}
 {%- endmacro %}
 
@@ -28,6 +35,8 @@
         'eb_draws': var('eb_draws', 200),
         'validity_replicates': var('validity_replicates', 200),
         'outcomes_seed': var('outcomes_seed', 2026),
+        'outcomes_method': var('outcomes_method', 'auto'),
+        'outcomes_row_budget': var('outcomes_row_budget', 20000000),
     }) }}
 {%- endmacro %}
 

@@ -5,7 +5,8 @@
         {{ return('') }}
     {%- endif -%}
     {%- set minimum = {'eb_min_unaccepted': 1, 'eb_min_category_papers': 2, 'eb_draws': 1,
-                       'validity_replicates': 1, 'outcomes_seed': 0} -%}
+                       'validity_replicates': 1, 'outcomes_seed': 0, 'outcomes_row_budget': 0} -%}
+    {%- set methods = ['auto', 'resample', 'closed_form'] -%}
     {%- set values = outcome_vars() -%}
     {%- for name, low in minimum.items() -%}
         {%- set value = values[name] -%}
@@ -16,5 +17,11 @@
                 ~ (value[:80] if value is string else value) | tojson) }}
         {%- endif -%}
     {%- endfor -%}
+    {%- if values.outcomes_method not in methods -%}
+        {{ exceptions.raise_compiler_error(
+            'var outcomes_method must be one of ' ~ methods | join(', ') ~ ', got '
+            ~ (values.outcomes_method[:80] if values.outcomes_method is string
+               else values.outcomes_method) | tojson) }}
+    {%- endif -%}
     {{ return('') }}
 {% endmacro %}

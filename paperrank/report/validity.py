@@ -25,6 +25,10 @@ OUTCOME_LABELS = {
 SCORE_ORDER = ("local_top_overall", "posterior_mean", "rating_mean", "contribution_mean",
                "soundness_mean", "confidence_mean", "presentation_mean")
 POPULATION_OF = {"accepted": "all_submissions", "top_tier": "accepted", "citations": "all_submissions"}
+# how the mart's intervals were made (its interval_method column; a build from before the
+# column resampled)
+BOOTSTRAP = "bootstrap interval over papers"
+CLOSED_FORM = "closed-form interval (DeLong's for an AUC, Fisher's z for a Spearman correlation)"
 
 
 @dataclass
@@ -32,6 +36,7 @@ class ValiditySection:
     """What the template shows: the venue-wide rows, the plot and the priors' state."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
+    interval_kind: str = BOOTSTRAP
     plot: figures.Plot | None = None
     prior_reasons: list[str] = field(default_factory=list)
     fitted_priors: list[dict[str, Any]] = field(default_factory=list)
@@ -43,9 +48,9 @@ def load(con: duckdb.DuckDBPyConnection, venue: str, marts: set[str]) -> Validit
         return None
     frame = con.execute(
         "select * from marts.ranking_validity where venue = ? and category is null", [venue]).df()
-    section = ValiditySection(rows=_rows(frame))
+    section = ValiditySection(rows=_rows(frame), interval_kind=_interval_kind(frame))
     if not frame.empty:
-        section.plot = _plot(frame, venue)
+        section.plot = _plot(frame, venue, section.interval_kind)
     if "empirical_bayes_priors" in marts:
         priors = con.execute(
             "select * from marts.empirical_bayes_priors where venue = ? and prior_scope = 'venue' "
@@ -79,6 +84,14 @@ def _rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
     ]
 
 
+def _interval_kind(frame: pd.DataFrame) -> str:
+    """What the intervals are: the seeded bootstrap's, unless the mart took the closed form
+    (outcomes_method, or `auto` at a scale where resampling would not fit)."""
+    if "interval_method" in frame.columns and (frame["interval_method"] != "bootstrap").any():
+        return CLOSED_FORM
+    return BOOTSTRAP
+
+
 def _score_label(score: str) -> str:
     if score == "local_top_overall":
         return "composite (article)"
@@ -87,7 +100,7 @@ def _score_label(score: str) -> str:
     return f"{figures.signal_label(score)} alone"
 
 
-def _plot(frame: pd.DataFrame, venue: str) -> figures.Plot:
+def _plot(frame: pd.DataFrame, venue: str, interval_kind: str) -> figures.Plot:
     """One dot per (outcome, score) with its 95% interval, and the reliability ceiling as a tick."""
     rows = _ordered(frame).reset_index(drop=True)
     fig = figures.new_figure(6.6, 0.8 + 0.24 * len(rows))
@@ -105,7 +118,8 @@ def _plot(frame: pd.DataFrame, venue: str) -> figures.Plot:
     ax.set_yticks(y, [f"{_score_label(s)}" for s in rows["score"]], fontsize=7)
     ax.axvline(0.5, color="#BBBBBB", linewidth=0.8, linestyle=":")
     ax.axvline(0.0, color="#BBBBBB", linewidth=0.8)
-    ax.set_xlabel("value (dot), 95% bootstrap interval (line), reliability ceiling (|)")
+    kind = "bootstrap" if interval_kind == BOOTSTRAP else "closed-form"
+    ax.set_xlabel(f"value (dot), 95% {kind} interval (line), reliability ceiling (|)")
     fig.legend(loc="outside upper center", fontsize=7, ncols=3)
     ax.grid(axis="x", color="#EEEEEE", linewidth=0.6)
     alt = (f"How well each score tracks the outcomes of {venue}: "

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 from collections import Counter
 
 import numpy as np
 import pandas as pd
 import pytest
-from project import SHARED, Project, require_shared, rows
+from project import SHARED, Project, require_shared, rows, warehouse_copy
 
 pytestmark = pytest.mark.e2e  # loads and builds the ICLR 2018 venue
 
@@ -245,3 +246,111 @@ def test_posteriors_match_pandas_and_draws_repeat(built: Project) -> None:
     after = rows(built.db, """select paper_id, posterior_expected_rank, posterior_p_top_n
                               from marts.paper_posterior_rankings order by paper_id""")
     assert after == before
+
+
+# ---- the closed forms (outcomes_method), against an independent reading -----------------------
+
+def delong_interval(score: pd.Series, positive: pd.Series) -> tuple[float, float]:
+    """AUC -/+ 1.96 DeLong standard errors, clipped to [0, 1], from every (positive, negative) pair."""
+    pos = score[positive].to_numpy()[:, None]
+    neg = score[~positive].to_numpy()[None, :]
+    wins = (pos > neg) + 0.5 * (pos == neg)
+    value = wins.mean()
+    se = np.sqrt(wins.mean(axis=1).var(ddof=1) / wins.shape[0] + wins.mean(axis=0).var(ddof=1) / wins.shape[1])
+    return max(0.0, value - 1.959963984540054 * se), min(1.0, value + 1.959963984540054 * se)
+
+
+def fisher_interval(a: pd.Series, b: pd.Series) -> tuple[float, float]:
+    """Spearman's rho through Fisher's z, Bonett and Wright's variance (1 + rho^2 / 2) / (n - 3)."""
+    rho = spearman(a, b)
+    se = np.sqrt((1 + rho * rho / 2) / (len(a) - 3))
+    return (float(np.tanh(np.arctanh(rho) - 1.959963984540054 * se)),
+            float(np.tanh(np.arctanh(rho) + 1.959963984540054 * se)))
+
+
+def phi(x: np.ndarray) -> np.ndarray:
+    return 0.5 * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
+
+
+@pytest.fixture(scope="module")
+def closed_form(built: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The same build with `auto` and no room to resample: both families take the closed form
+    (with a top 5, so that the ICLR 2018 categories, 7-21 fitted papers, have a cutoff)."""
+    copy = warehouse_copy(built, tmp_path_factory.mktemp("iclr2018_closed"))
+    copy.dbt("run", "-s", "int_eb_posterior_draws", "paper_posterior_rankings", "int_validity_groups",
+             "int_validity_samples", "ranking_validity", "--vars",
+             json.dumps({"weight_set": "rating_confidence", "venue": VENUE, "outcomes_row_budget": 0,
+                         "top_n": 5}))
+    return copy
+
+
+def test_closed_form_intervals_are_delongs_and_fishers(built: Project, closed_form: Project) -> None:
+    resampled = validity(built).set_index(["category", "population", "outcome", "score"], drop=False)
+    closed = validity(closed_form).set_index(["category", "population", "outcome", "score"], drop=False)
+    assert sorted(closed.index.dropna().tolist()) == sorted(resampled.index.dropna().tolist())
+    assert set(closed["interval_method"]) == {"delong", "fisher_z"}
+    assert closed["replicates"].isna().all() and (resampled["interval_method"] == "bootstrap").all()
+    # the values do not depend on the interval's method
+    assert np.allclose(closed.loc[resampled.index, "value"], resampled["value"], atol=1e-12)
+    assert rows(closed_form.db, "select count(*) from intermediate.int_validity_samples") == [(0,)]
+    venue = closed[closed["category"].isna()].set_index(["population", "outcome", "score"])
+    everything = papers_frame()
+    decided = everything[everything["status"].isin(["Oral", "Poster", "Workshop", "Reject"])]
+    cited = everything[everything["citations"].notna()]
+    for score, low_high in {
+        ("all_submissions", "accepted", "rating_mean"):
+            delong_interval(decided["rating_mean"], decided["accepted"]),
+        ("all_submissions", "accepted", "local_top_overall"):
+            delong_interval(composite(everything)[decided.index], decided["accepted"]),
+        ("all_submissions", "citations", "rating_mean"):
+            fisher_interval(cited["rating_mean"], cited["citations"]),
+        ("all_submissions", "citations", "confidence_mean"):
+            fisher_interval(cited["confidence_mean"], cited["citations"]),
+    }.items():
+        row = venue.loc[score]
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(low_high, abs=1e-9), score
+    # on the venue-wide rows (hundreds of papers) both methods describe the same uncertainty
+    wide = resampled[resampled["category"].isna()]
+    both = closed.loc[wide.index]
+    assert (both["ci_low"] - wide["ci_low"]).abs().max() < 0.03
+    assert (both["ci_high"] - wide["ci_high"]).abs().max() < 0.03
+
+
+def test_closed_form_posterior_ranks_against_every_pair(built: Project, closed_form: Project) -> None:
+    sql = """select category, paper_id, posterior_composite, posterior_composite_se,
+                    posterior_expected_rank, posterior_p_top_n, posterior_rank_p05, posterior_rank_p95,
+                    posterior_draws, posterior_method
+             from marts.paper_posterior_rankings where prior_status = 'fitted'"""
+    columns = ["category", "id", "m", "se", "expected", "p", "p05", "p95", "draws", "method"]
+    closed = pd.DataFrame(rows(closed_form.db, sql), columns=columns).set_index("id")
+    drawn = pd.DataFrame(rows(built.db, sql), columns=columns).set_index("id").loc[closed.index]
+    numbers = ["m", "se", "expected", "p", "p05", "p95"]
+    closed[numbers] = closed[numbers].astype(float)
+    drawn[numbers] = drawn[numbers].astype(float)
+    assert set(closed["method"]) == {"closed_form"} and closed["draws"].isna().all()
+    assert set(drawn["method"]) == {"resample"} and (drawn["draws"] == 200).all()
+    assert rows(closed_form.db, "select count(*) from intermediate.int_eb_posterior_draws") == [(0,)]
+    assert np.allclose(closed[["m", "se"]], drawn[["m", "se"]], atol=1e-12)
+    top_n = 5
+    for _, group in closed.groupby("category"):
+        m, se = group["m"].to_numpy(), group["se"].to_numpy()
+        # expected rank: 1 + sum over the other papers of P(X_k > X_i), every pair
+        spread = np.sqrt(se[:, None] ** 2 + se[None, :] ** 2)
+        pairs = phi((m[None, :] - m[:, None]) / spread)
+        exact = 1 + pairs.sum(axis=1) - 0.5
+        assert np.abs(group["expected"].to_numpy() - exact).max() < 1e-3
+        # P(top-N): Phi((m - t) / se), t where the expected count above it is N (bisection)
+        if len(group) <= top_n:
+            assert (group["p"] == 1.0).all()
+            continue
+        low, high = m.min() - 10, m.max() + 10
+        for _ in range(200):
+            t = (low + high) / 2
+            low, high = (t, high) if phi((m - t) / se).sum() > top_n else (low, t)
+        assert np.abs(group["p"].to_numpy() - phi((m - t) / se)).max() < 1e-6
+        assert group["p"].sum() == pytest.approx(top_n, abs=1e-6)
+        # the rank interval holds the point rank
+        point = group["m"].rank(ascending=False, method="first")
+        assert ((group["p05"] <= point) & (point <= group["p95"])).all()
+    # the draws' expected ranks agree with the closed form up to their Monte Carlo error
+    assert np.corrcoef(closed["expected"], drawn["expected"])[0, 1] > 0.99

@@ -66,6 +66,9 @@ WRONG = [
      "invalid rank-uncertainty settings: rank_uncertainty_replicates = 0 (a whole number >= 1 is "
      "allowed); rank_uncertainty_method = bootsrap (allowed: 'bootstrap', 'normal', 'auto')"),
     ("{rank_band_outside: 0.95}", "rank_band_outside = 0.95 must be below rank_band_secure = 0.9"),
+    ("{outcomes_method: bootstrap}",
+     'var outcomes_method must be one of auto, resample, closed_form, got "bootstrap"'),
+    ("{outcomes_row_budget: -1}", "var outcomes_row_budget must be a whole number >= 0"),
     ("{ranking_signals: [rating_mean, novelty_mean]}",
      "var ranking_signals must list distinct signals of rating_mean, confidence_mean"),
 ]

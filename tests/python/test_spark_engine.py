@@ -357,3 +357,40 @@ def test_seeds_and_dispatch_macros_agree_on_both_engines(spark: Path, tmp_path: 
 def rows(frame: pd.DataFrame) -> list[list[object]]:
     return [[None if pd.isna(value) else value for value in row]
             for row in frame.itertuples(index=False)]
+
+
+def test_the_outcomes_closed_forms_agree(built: dict[str, Project], spark: Path) -> None:
+    """The outcome models' closed forms (what `auto` takes where resampling would not fit
+    outcomes_row_budget) on both engines: DeLong's intervals of ranking_validity agree, and the
+    posterior mart, whose prior cannot be fitted on accepted papers only, says so on both. Last
+    in the module: it rebuilds these models in both warehouses (the published files, which the
+    other tests read, stay as they were)."""
+    closed = VARS[:-1] + ", outcomes_row_budget: 0}"
+    models = ["int_validity_groups", "int_validity_samples", "ranking_validity",
+              "int_eb_posterior_draws", "paper_posterior_rankings"]
+    duck = built["duckdb"]
+    duck.dbt("run", "-s", *models, "--vars", closed)
+    spark_dbt(built["spark"].scratch, "run", "-s", *models, "--vars", closed)
+    sql = ("select venue, category, population, outcome, score, metric, value, n, n_positive, "
+           "ci_low, ci_high, interval_method from marts.ranking_validity "
+           "order by venue, category, population, outcome, score")
+    con = duckdb.connect(str(duck.db), read_only=True)
+    try:
+        on_duckdb = con.execute(sql).df()
+        posterior_duckdb = con.execute("select prior_status, count(*) as papers from "
+                                       "marts.paper_posterior_rankings group by 1").df()
+    finally:
+        con.close()
+    marts = marts_connection(spark)
+    on_spark = marts.execute(sql).df()
+    posterior_spark = marts.execute("select prior_status, count(*) as papers from "
+                                    "marts.paper_posterior_rankings group by 1").df()
+    assert len(on_duckdb) > 0 and set(on_duckdb["interval_method"]) == {"delong"}
+    exact = ["venue", "category", "population", "outcome", "score", "metric", "n", "n_positive",
+             "interval_method"]
+    pd.testing.assert_frame_equal(on_duckdb[exact].astype(str), on_spark[exact].astype(str))
+    for column in ("value", "ci_low", "ci_high"):
+        assert (on_duckdb[column] - on_spark[column]).abs().max() <= 1e-12, column
+    assert (on_duckdb["ci_low"] < on_duckdb["ci_high"]).all()
+    assert posterior_duckdb.to_dict("records") == posterior_spark.to_dict("records") == [
+        {"prior_status": "not_fitted", "papers": 1657}]

@@ -6,8 +6,11 @@
     theta = posterior mean + posterior sd * z, with z a standard normal by Box-Muller from two
     uniforms of the paper's SplitMix64 stream (macros/splitmix64.sql; key = paper_id,
     seed = outcomes_seed) at positions d * 2^8 + 2k and d * 2^8 + 2k + 1:
-    z = sqrt(-2 ln u1) cos(2 pi u2). Bit-identical on every run and with any number of threads. -#}
-{{ config(materialized='table') }}
+    z = sqrt(-2 ln u1) cos(2 pi u2). Bit-identical on every run and with any number of threads.
+    Disabled when outcomes_method is closed_form; empty when `auto` chooses the closed form
+    (macros/outcomes/outcome_method.sql). -#}
+{{ config(materialized='table', enabled=var('outcomes_method', 'auto') != 'closed_form') }}
+{%- set is_resample = outcome_method('posterior') == 'resample' -%}
 {%- set settings = outcome_settings() -%}
 {%- set fields = outcome_fields() -%}
 {%- set slot = ['venue', 'category', 'paper_id', 'field', 'draw', 'half'] -%}
@@ -65,7 +68,7 @@ drawn_papers as (
     inner join weighted_fields
         on posteriors.field = weighted_fields.field
     cross join seed_mixed
-    where posteriors.prior_scope is not null
+    where posteriors.prior_scope is not null and {{ 'true' if is_resample else 'false' }}
 
 ),
 

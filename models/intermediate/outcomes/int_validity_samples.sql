@@ -2,11 +2,15 @@
     group of int_validity_groups, replicate 0 is the sample itself and replicates
     1..validity_replicates draw as many papers with replacement. Slot j of replicate r picks
     paper number (bits mod n) + 1, bits = the group's SplitMix64 stream (macros/splitmix64.sql;
-    key = venue | category | population | outcome, seed = outcomes_seed) at position
-    r * 2^24 + j. One row per draw, integers only: (sample_group, replicate, paper_number). -#}
-{{ config(materialized='table') }}
+    key = venue | category | population | outcome, the text key of the group, seed =
+    outcomes_seed) at position r * 2^24 + j. One row per draw, integers only: (sample_group, replicate, paper_number).
+    Disabled when outcomes_method is closed_form; empty when `auto` chooses the closed form
+    (macros/outcomes/outcome_method.sql), whose intervals need no resamples. -#}
+{{ config(materialized='table', enabled=var('outcomes_method', 'auto') != 'closed_form') }}
+{%- set is_resample = outcome_method('validity') == 'resample' -%}
 {%- set settings = outcome_settings() -%}
-{%- set slot = ['sample_group', 'replicate', 'group_size'] -%}
+{%- set slot = ['sample_group', 'replicate', 'group_size'] %}
+-- depends_on: {{ ref('int_validity_scores') }}
 
 with
 
@@ -30,12 +34,16 @@ draw_slots as (
         validity_groups.sample_group,
         replicates.replicate,
         validity_groups.group_size,
-        {{ xor64(md5_key64('validity_groups.group_key'), 'seed_mixed.random_bits') }} as stream_state,
+        {{ xor64(md5_key64(
+            "validity_groups.venue || '|' || coalesce(validity_groups.category, '') || '|' "
+            ~ "|| validity_groups.population || '|' || validity_groups.outcome"
+        ), 'seed_mixed.random_bits') }} as stream_state,
         replicates.replicate * 16777216 + validity_groups.paper_number as stream_position
 
     from validity_groups
     cross join replicates
     cross join seed_mixed
+    where {{ 'true' if is_resample else 'false' }}
 
 ),
 
@@ -48,6 +56,7 @@ final as (
         0 as replicate,
         paper_number
     from validity_groups
+    where {{ 'true' if is_resample else 'false' }}
     union all
     select
         sample_group,

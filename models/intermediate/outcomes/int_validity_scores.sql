@@ -15,7 +15,12 @@
 {{ config(materialized='table') }}
 {%- set fields = outcome_fields() -%}
 {%- set signals = ranking_signals() -%}
-{%- set group = 'partition by venue, category, population' -%}
+{%- set scaled = signals | list -%}
+{%- for field in fields -%}
+    {%- if field ~ '_mean' not in scaled -%}
+        {%- do scaled.append(field ~ '_mean') -%}
+    {%- endif -%}
+{%- endfor -%}
 
 with
 
@@ -127,30 +132,48 @@ member_signals as (
 
 ),
 
--- the article's z-scores over each group (an undefined z-score is 0)
-standardized as (
+-- each group's centre and scale of every signal and field mean (one aggregate, joined back:
+-- cheaper at scale than a window per column)
+group_scales as (
 
     select
         venue,
         category,
         population,
-        paper_id,
-        is_fitted,
+        {%- for column in scaled %}
+            avg({{ column }}) as {{ column }}_centre,
+            stddev_samp({{ column }}) as {{ column }}_scale {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from member_signals
+    group by venue, category, population
+
+),
+
+-- the article's z-scores over each group (an undefined z-score is 0)
+standardized as (
+
+    select
+        member_signals.*,
         {%- for signal in signals %}
-            {{ signal }},
             coalesce(
-                ({{ signal }} - avg({{ signal }}) over ({{ group }}))
-                / nullif(stddev_samp({{ signal }}) over ({{ group }}), 0), 0
+                (member_signals.{{ signal }} - group_scales.{{ signal }}_centre)
+                / nullif(group_scales.{{ signal }}_scale, 0), 0
             ) as z_{{ signal }},
         {%- endfor %}
         {%- for field in fields %}
             coalesce(
-                ({{ field }}_posterior - avg({{ field }}_mean) over ({{ group }}))
-                / nullif(stddev_samp({{ field }}_mean) over ({{ group }}), 0), 0
+                (member_signals.{{ field }}_posterior - group_scales.{{ field }}_mean_centre)
+                / nullif(group_scales.{{ field }}_mean_scale, 0), 0
             ) as z_{{ field }}_posterior {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from member_signals
+    inner join group_scales
+        on
+            member_signals.venue = group_scales.venue
+            and coalesce(member_signals.category, '') = coalesce(group_scales.category, '')
+            and member_signals.population = group_scales.population
 
 ),
 

@@ -8,7 +8,6 @@
     the other papers at their point composites.
 -#}
 {{ config(enabled=var('rank_uncertainty_method') != 'bootstrap') }}
-{%- set z95 = 1.6448536269514722 -%}
 {%- set top_n = var('top_n') %}
 
 with
@@ -46,67 +45,7 @@ probabilities as (
 
 ),
 
--- the composites the interval's ends stand at, sorted in among the papers' point composites
--- (the sort carries only what the count needs: a paper's own row no id, an end its paper's)
-points as (
-
-    select
-        venue,
-        category,
-        cast(null as string) as paper_id,
-        local_top_overall as composite,
-        1 as is_paper,
-        0 as is_best
-
-    from papers
-    {%- for is_best, sign in [(1, '+'), (0, '-')] %}
-
-        union all
-
-        select
-            venue,
-            category,
-            paper_id,
-            local_top_overall {{ sign }} {{ z95 }} * composite_se as composite,
-            0 as is_paper,
-            {{ is_best }} as is_best
-
-        from papers
-    {%- endfor %}
-
-),
-
--- papers strictly above each interval end: an end sorts before papers of equal composite, so
--- the count is the same whichever order rows of equal composite and kind take (a sum of
--- integers is a 128-bit integer on DuckDB: cast back, so the ranks stay bigint as the
--- paper_rank_uncertainty contract says)
-counted as (
-
-    select
-        *,
-        cast(sum(is_paper) over (
-            partition by venue, category
-            order by composite desc, is_paper asc
-            rows between unbounded preceding and current row
-        ) as bigint) as papers_above
-
-    from points
-
-),
-
-interval_ends as (
-
-    select
-        paper_id,
-        min(case when is_best = 1 then papers_above end) + 1 as best_rank,
-        -- the paper itself sits above its own worst end when se > 0
-        min(case when is_best = 0 then papers_above end) as worst_papers_above
-
-    from counted
-    where is_paper = 0
-    group by paper_id
-
-),
+{{ normal_rank_interval_ctes('interval_ends', 'papers', 'local_top_overall', 'composite_se') }}
 
 final as (
 

@@ -1,25 +1,10 @@
 {#-
     The normal method's cutoffs (disabled when rank_uncertainty_method is bootstrap): per
-    category the cutoff t that solves f(t) = sum_i Phi((s_i - t) / se_i) - min(N, size) = 0 (the
-    expected number of papers above t is N), s a paper's point composite and se its standard
-    error (int_normal_composite_errors). f falls as t rises, so the root is found by Newton's
-    method kept inside a bracket: it starts halfway between the N-th and (N+1)-th point
-    composites (exact when every se is 0), each step evaluates f and its slope once per paper,
-    narrows the bracket [lower, upper] to the side of the root, and takes the Newton step when
-    it stays in the bracket, else the bracket's middle. It reaches machine precision in 4-6
-    steps on real and synthetic venues; 12 steps are unrolled. (A 16-way grid search to the
-    same precision cost 195 evaluations per paper instead of 12, and 13x the time at 1M papers.)
-    Near the limit: Phi is exactly 0 or 1 beyond 8 se (normal_cdf), so only the papers within
-    `reach` se of the bracket enter the steps; the others add exactly 1 or 0 at every cutoff
-    tried, which is what the full sum adds, so f is the same function (up to the order of the
-    floating-point sum). Each step is one loop per category over its near papers' list
-    (struct_list_sum), not a join and group-by of every paper: 2.4x less CPU at 1M papers.
+    category the cutoff t at which the expected number of papers above it is N, by bracketed
+    Newton steps over the papers that can be near it (macros/statistics/normal_top_n_cutoff_ctes.sql,
+    which says how and to what precision; the posterior's closed form uses the same macro).
 -#}
 {{ config(enabled=var('rank_uncertainty_method') != 'bootstrap') }}
-{%- set iterations = 12 -%}
-{#- how far (in standard errors) beyond the bracket a paper can no longer move the count -#}
-{%- set reach = 8.5 -%}
-{%- set top_n = var('top_n') %}
 
 with
 
@@ -29,184 +14,12 @@ papers as (
 
 ),
 
--- The start: halfway between the N-th and (N+1)-th point composites (exact when every se is
--- 0). The bracket: at t = lower_bound every point top-N paper is {{ reach }} se or more above t, at
--- t = upper_bound every paper from rank N down is {{ reach }} se or more below it, so the root
--- lies between. Phi is exactly 0 or 1 beyond 8 se (macros/rank_uncertainty.sql), so a paper
--- {{ reach }} se or more beyond the bracket on either side adds exactly 1 or 0 at every cutoff
--- the steps try: only the papers that can be near the cutoff enter the steps.
-starts as (
-
-    select
-        venue,
-        category,
-        least(count(*), {{ top_n }}) as target_papers,
-        coalesce(
-            (
-                min(local_top_overall) filter (where category_rank <= {{ top_n }})
-                + max(local_top_overall) filter (where category_rank > {{ top_n }})
-            ) / 2,
-            min(local_top_overall)
-        ) as cutoff,
-        min(local_top_overall - {{ reach }} * composite_se) filter (where category_rank <= {{ top_n }})
-            as top_n_floor,
-        coalesce(
-            max(local_top_overall + {{ reach }} * composite_se) filter (where category_rank >= {{ top_n }}),
-            max(local_top_overall + {{ reach }} * composite_se)
-        ) as rest_ceiling
-
-    from papers
-    group by venue, category
-
-),
-
-bracketed as (
-
-    select
-        venue,
-        category,
-        target_papers,
-        cutoff,
-        least(top_n_floor, cutoff) as lower_bound,
-        greatest(rest_ceiling, cutoff) as upper_bound
-
-    from starts
-
-),
-
-near_papers as (
-
-    select
-        papers.venue,
-        papers.category,
-        papers.local_top_overall,
-        papers.composite_se
-
-    from papers
-    inner join bracketed
-        on
-            papers.venue = bracketed.venue
-            and papers.category = bracketed.category
-    where
-        papers.local_top_overall + {{ reach }} * papers.composite_se >= bracketed.lower_bound
-        and papers.local_top_overall - {{ reach }} * papers.composite_se <= bracketed.upper_bound
-
-),
-
--- each category's near papers as one list, so that a step is one loop over it per category
--- (no join or group-by of the papers per step)
-near_lists as (
-
-    select
-        venue,
-        category,
-        {{ struct_list({'score': 'local_top_overall', 'se': 'composite_se'}) }} as points
-
-    from near_papers
-    group by venue, category
-
-),
-
--- the papers sure to be above every cutoff in the bracket count 1 each: the near papers'
--- expected count must make up the rest of the target
-bracket_0 as (
-
-    select
-        bracketed.venue,
-        bracketed.category,
-        bracketed.lower_bound,
-        bracketed.upper_bound,
-        bracketed.cutoff,
-        bracketed.target_papers - count(papers.paper_id) as target_papers
-
-    from bracketed
-    left join papers
-        on
-            bracketed.venue = papers.venue
-            and bracketed.category = papers.category
-            and papers.local_top_overall - {{ reach }} * papers.composite_se > bracketed.upper_bound
-    group by
-        bracketed.venue, bracketed.category, bracketed.target_papers, bracketed.lower_bound,
-        bracketed.upper_bound, bracketed.cutoff
-
-),
-
-{% for step in range(1, iterations + 1) -%}
--- step {{ step }}: f and its slope at the cutoff, then the bracket's side and the next cutoff
--- (each step reads the step before once: Spark copies a CTE into every reader, so two reads
--- per step would plan 2^{{ iterations }} copies of the first)
-    evaluated_{{ step }} as (
-
-        select
-            bracket.venue,
-            bracket.category,
-            bracket.target_papers,
-            bracket.lower_bound,
-            bracket.upper_bound,
-            bracket.cutoff,
-            {{ struct_list_sum('near_lists.points', 'point',
-                normal_tail('point.score', 'bracket.cutoff', 'point.se')) }} as expected_above,
-            {{ struct_list_sum('near_lists.points', 'point',
-                normal_density_over_se('point.score', 'bracket.cutoff', 'point.se')) }} as slope
-
-        from bracket_{{ step - 1 }} as bracket
-        inner join near_lists
-            on
-                bracket.venue = near_lists.venue
-                and bracket.category = near_lists.category
-
-    ),
-
-    narrowed_{{ step }} as (
-
-        select
-            venue,
-            category,
-            target_papers,
-            cutoff,
-            expected_above,
-            case
-                when expected_above > target_papers then cutoff
-                else lower_bound
-            end as lower_bound,
-            case
-                when expected_above <= target_papers then cutoff
-                else upper_bound
-            end as upper_bound,
-            cutoff + (expected_above - target_papers) / nullif(slope, 0) as newton_cutoff
-
-        from evaluated_{{ step }}
-
-    ),
-
-    bracket_{{ step }} as (
-
-        select
-            venue,
-            category,
-            target_papers,
-            lower_bound,
-            upper_bound,
-            case
-                when expected_above = target_papers then cutoff
-                when newton_cutoff between lower_bound and upper_bound then newton_cutoff
-                else (lower_bound + upper_bound) / 2
-            end as cutoff
-
-        from narrowed_{{ step }}
-
-    ),
-
-{% endfor -%}
+{{ normal_top_n_cutoff_ctes('cutoffs', 'papers', var('top_n'),
+    'local_top_overall', 'composite_se', 'category_rank') }}
 
 final as (
 
-    select
-        venue,
-        category,
-        cutoff
-
-    from bracket_{{ iterations }}
+    select * from cutoffs
 
 )
 

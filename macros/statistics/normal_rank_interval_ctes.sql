@@ -1,0 +1,72 @@
+{#-
+    The CTEs of the normal method's rank interval ends, ending in `name` (`key`, best_rank,
+    worst_papers_above): for each paper of `papers` (a relation or CTE with venue, category, the
+    point composite `score`, its standard error `se` and the paper's `key`), the rank it would
+    take if its composite moved to score + 1.645 se (best_rank) with the other papers at their
+    point composites, and the number of papers above score - 1.645 se (worst_papers_above, the
+    paper itself among them when se > 0). One sort of the points and the two ends per category.
+-#}
+{% macro normal_rank_interval_ctes(name, papers, score, se, key='paper_id') -%}
+
+-- the composites the interval's ends stand at, sorted in among the papers' point composites
+-- (the sort carries only what the count needs: a paper's own row no id, an end its paper's)
+points as (
+
+    select
+        venue,
+        category,
+        cast(null as string) as {{ key }},
+        {{ score }} as composite,
+        1 as is_paper,
+        0 as is_best
+
+    from {{ papers }}
+    {%- for is_best, sign in [(1, '+'), (0, '-')] %}
+
+        union all
+
+        select
+            venue,
+            category,
+            {{ key }},
+            {{ score }} {{ sign }} 1.6448536269514722 * {{ se }} as composite,
+            0 as is_paper,
+            {{ is_best }} as is_best
+
+        from {{ papers }}
+    {%- endfor %}
+
+),
+
+-- papers strictly above each interval end: an end sorts before papers of equal composite, so
+-- the count is the same whichever order rows of equal composite and kind take (a sum of
+-- integers is a 128-bit integer on DuckDB: cast back, so the ranks stay bigint as the
+-- paper_rank_uncertainty contract says)
+counted as (
+
+    select
+        *,
+        cast(sum(is_paper) over (
+            partition by venue, category
+            order by composite desc, is_paper asc
+            rows between unbounded preceding and current row
+        ) as bigint) as papers_above
+
+    from points
+
+),
+
+{{ name }} as (
+
+    select
+        {{ key }},
+        min(case when is_best = 1 then papers_above end) + 1 as best_rank,
+        -- the paper itself sits above its own worst end when se > 0
+        min(case when is_best = 0 then papers_above end) as worst_papers_above
+
+    from counted
+    where is_paper = 0
+    group by {{ key }}
+
+),
+{%- endmacro %}
