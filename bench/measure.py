@@ -10,6 +10,7 @@ far less than wall time.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -53,3 +54,20 @@ def measure(command: list[str], cwd: Path | None = None, env: dict[str, str] | N
             f"{report['stdout'][-4000:]}\n--- stderr\n{report['stderr'][-3000:]}")
     # Linux reports ru_maxrss in kilobytes.
     return Measurement(report["wall"], report["peak_kb"] / 1024, report["stdout"], report["cpu"])
+
+
+# dbt's debug log prints one "SQL status: ... in S seconds" line per statement it sends; the
+# models run on worker threads, whose names print cut short ("[Thread-1 (]"), while the
+# on-run-start hooks and dbt's own catalogue queries run on the main thread.
+_SQL_STATUS = re.compile(r"\[(?P<thread>[^\]]*)\]: SQL status: .* in (?P<seconds>[0-9.]+) seconds")
+
+
+def sql_seconds(logs: Path, workers_only: bool = False) -> float:
+    """Seconds DuckDB spent in the statements dbt sent, from the dbt.log in `logs`.
+
+    `workers_only` counts the models' statements alone (dbt's worker threads), leaving out the
+    hooks and dbt's own queries, which a benchmark of a few models would otherwise mostly time.
+    """
+    text = (logs / "dbt.log").read_text(encoding="utf-8", errors="replace")
+    return sum(float(match["seconds"]) for match in _SQL_STATUS.finditer(text)
+               if not workers_only or match["thread"].startswith("Thread-"))

@@ -17,23 +17,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
-from bench.measure import measure
+from bench.measure import measure, sql_seconds
 from bench.raw_layer import write_synthetic
 
 REPO = Path(__file__).resolve().parents[1]
-# dbt's worker threads run the models; their names print cut short ("[Thread-1 (]")
-WORKER_SQL = re.compile(r"\[Thread-\d+[^\]]*\]: SQL status: .* in ([0-9.]+) seconds")
-MODELS = ("int_outcome_papers", "int_eb_priors_fitted", "int_eb_posteriors",
-          "int_eb_posterior_draws", "paper_posterior_rankings", "empirical_bayes_priors",
-          "int_validity_scores", "int_validity_groups", "int_validity_samples",
-          "int_validity_reliability",
-          "ranking_validity")
+MODELS = ("int_outcome_papers", "int_eb_priors_fitted", "int_eb_paper_posteriors",
+          "int_eb_posteriors", "int_eb_posterior_draws", "paper_posterior_rankings",
+          "empirical_bayes_priors", "int_validity_scores", "int_validity_groups",
+          "int_validity_group_papers", "int_validity_samples", "int_validity_bootstrap_metrics",
+          "int_validity_reliability", "ranking_validity")
 
 
 def build_upstream(db: Path, work: Path, dbt_vars: str) -> None:
@@ -56,8 +53,7 @@ def run_once(db: Path, work: Path, dbt_vars: str) -> tuple[dict[str, float], flo
                       "--log-path", str(logs)], cwd=REPO, env=env)
     results = json.loads((target / "run_results.json").read_text())["results"]
     seconds = {r["unique_id"].split(".")[-1]: r["execution_time"] for r in results}
-    log = (logs / "dbt.log").read_text(encoding="utf-8", errors="replace")
-    sql = sum(float(s) for s in WORKER_SQL.findall(log))
+    sql = sql_seconds(logs, workers_only=True)
     return seconds, sql, result.peak_rss_mb, result.wall_s
 
 

@@ -27,11 +27,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.measure import measure
+from bench.measure import measure, sql_seconds
 
 REPO = Path(__file__).resolve().parents[1]
 DBT = str(Path(sys.executable).parent / "dbt")
-SQL_STATUS = re.compile(r"SQL status: .* in ([0-9.]+) seconds")
 RANK_SETS = "path:models/intermediate/rank_confidence_sets"
 
 _SYNTHETIC = """
@@ -49,10 +48,6 @@ result = run_query(sql, frame)
 print(f"sql_s={time.perf_counter() - started:.3f} rows={len(result)}")
 """
 
-
-def sql_seconds(logs: Path) -> float:
-    text = (logs / "dbt.log").read_text(encoding="utf-8", errors="replace")
-    return sum(float(m) for m in SQL_STATUS.findall(text))
 
 
 def dbt_run(db: Path, scratch: Path, select: str, vars_json: str) -> tuple[float, float, float]:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import re
 import shutil
 import statistics
 import sys
@@ -35,7 +34,7 @@ import duckdb
 import pandas as pd
 
 from bench import check
-from bench.measure import measure
+from bench.measure import measure, sql_seconds
 from bench.raw_layer import MANY_TAXONOMY, many_categories
 
 REPO = Path(__file__).resolve().parents[1]
@@ -48,7 +47,6 @@ SCALES = {
     "1m-many": (1_000_000, "many"), "100k-short": (100_000, "short"),
     "1m-short": (1_000_000, "short"),
 }
-SQL_STATUS = re.compile(r"SQL status: .* in ([0-9.]+) seconds")
 # the models `dbt build` materializes as tables (views cost no time until a table reads them)
 # every model the build materializes (views cost nothing until a table reads them)
 TABLES = ["int_papers_categorized", "paper_rankings", "excluded_papers", "category_summary",
@@ -164,11 +162,6 @@ def dbt(scale: Scale, run: int, label: str, *args: str) -> tuple[list[str], Path
                "--project-dir", str(scale.project_dir)]
     return command, target, logs
 
-
-def sql_seconds(logs: Path) -> float:
-    """Seconds DuckDB spent in the statements dbt sent, from dbt's debug log."""
-    text = (logs / "dbt.log").read_text(encoding="utf-8", errors="replace")
-    return sum(float(m) for m in SQL_STATUS.findall(text))
 
 
 def project_build(scale: Scale, run: int, runs: Runs) -> None:

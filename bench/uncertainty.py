@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import re
 import shutil
 import statistics
 import sys
@@ -30,11 +29,10 @@ from pathlib import Path
 
 import duckdb
 
-from bench.measure import measure
+from bench.measure import measure, sql_seconds
 
 REPO = Path(__file__).resolve().parents[1]
 DBT = str(Path(sys.executable).parent / "dbt")
-SQL_STATUS = re.compile(r"SQL status: .* in ([0-9.]+) seconds")
 
 
 @dataclass(frozen=True)
@@ -84,10 +82,6 @@ def dbt_command(scale: Scale, work: Path, label: str, *args: str) -> tuple[list[
     return [DBT, *args, "--vars", scale.vars, "--target-path", str(target),
             "--log-path", str(logs)], logs
 
-
-def sql_seconds(logs: Path) -> float:
-    text = (logs / "dbt.log").read_text(encoding="utf-8", errors="replace")
-    return sum(float(m) for m in SQL_STATUS.findall(text))
 
 
 def query(db: Path, sql: str) -> tuple:

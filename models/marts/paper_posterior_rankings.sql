@@ -1,5 +1,5 @@
 {#- Beside the article's ranking (paper_rankings, unchanged): each ranked paper's composite
-    from its empirical-Bayes posterior signal means (int_eb_posteriors) instead of its plain
+    from its empirical-Bayes posterior signal means (int_eb_paper_posteriors) instead of its plain
     review means, the composite's posterior standard deviation, and its expected rank, 90% rank
     interval and P(top-N). The composite keeps the article's standardisation: each posterior
     mean is z-scored with the category's mean and sample standard deviation of the plain means,
@@ -35,9 +35,9 @@ rankings as (
 
 ),
 
-posteriors as (
+paper_posteriors as (
 
-    select * from {{ ref('int_eb_posteriors') }}
+    select * from {{ ref('int_eb_paper_posteriors') }}
 
 ),
 
@@ -74,24 +74,6 @@ category_scales as (
 
     from rankings
     group by venue, category
-
-),
-
-paper_posteriors as (
-
-    select
-        paper_id,
-        {%- for field in fields %}
-            max(case when field = '{{ field }}' then posterior_mean end) as {{ field }}_posterior,
-        {%- endfor %}
-        {%- for field in fields %}
-            max(case when field = '{{ field }}' then posterior_sd end) as {{ field }}_posterior_sd,
-        {%- endfor %}
-        min(prior_scope) as prior_scope,
-        bool_and(prior_scope is not null) as is_fitted
-
-    from posteriors
-    group by paper_id
 
 ),
 

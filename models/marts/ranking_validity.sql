@@ -14,21 +14,17 @@
 
     The value is computed once, on the sample (the `point_` CTEs). The interval comes from one of
     two methods (macros/outcomes/outcome_method.sql):
-    - `resample`: the seeded bootstrap, percentiles over the replicates of int_validity_samples
-      (the `replicate_` CTEs; they are joined on integers only: each paper's score and citation
-      count become their dense ranks within the group first);
+    - `resample`: the seeded bootstrap's percentiles (int_validity_bootstrap_metrics, over the
+      resamples of int_validity_samples);
     - `closed_form`, where the resamples would not fit outcomes_row_budget: DeLong's variance
       of the AUC (the variances of the positives' and the negatives' placement values, each
       over its class size), value -/+ 1.96 se clipped to [0, 1]; Fisher's z for Spearman with
       Bonett and Wright's variance (1 + rho^2 / 2) / (n - 3), tanh(atanh(rho) -/+ 1.96 se). -#}
 {%- set score_columns = validity_score_columns() -%}
-{#- one integer per (sample group, score, replicate): the windows partition by it -#}
-{%- set replicate_span = 16777216 -%}
-{%- set score_span = 16 -%}
 {%- set z975 = 1.959963984540054 -%}
 {%- set configured = outcome_settings().method -%}
 {%- set method = outcome_method('validity') %}
--- Under `auto` only the method in force reads its CTEs (the replicates or the closed form):
+-- Under `auto` only the method in force reads its CTEs (the bootstrap or the closed form):
 -- noqa: disable=ST03
 
 with
@@ -41,9 +37,9 @@ validity_groups as (
 
 {%- if configured != 'closed_form' %}
 
-    samples as (
+    bootstrap as (
 
-        select * from {{ ref('int_validity_samples') }}
+        select * from {{ ref('int_validity_bootstrap_metrics') }}
 
     ),
 {%- endif %}
@@ -71,18 +67,19 @@ score_names as (
 
 ),
 
--- each group paper with its scores (int_validity_groups carries them)
+-- each group's papers with their outcome and scores (macros/outcomes/validity_outcome_rows.sql)
 group_scores as (
 
     select
         sample_group,
+        paper_id,
         positive,
         citations,
         {%- for column in score_columns %}
             {{ column }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
-    from validity_groups
+    from ({{ validity_outcome_rows('scores', score_columns, groups='validity_groups') }}) as members
 
 ),
 
@@ -107,23 +104,43 @@ point_binary_values as (
 
 ),
 
-point_binary_pairs as (
+-- each class's size per group and score (joined, not windowed: one ordered window pass only)
+point_binary_classes as (
 
     select
         sample_group,
         score_number,
-        positives,
-        negatives,
-        sum(negatives) over (
-            partition by sample_group, score_number order by score_value
-        ) - negatives as negatives_below,
-        sum(positives) over (partition by sample_group, score_number)
-        - sum(positives) over (partition by sample_group, score_number order by score_value)
-            as positives_above,
-        sum(positives) over (partition by sample_group, score_number) as class_positives,
-        sum(negatives) over (partition by sample_group, score_number) as class_negatives
+        sum(positives) as class_positives,
+        sum(negatives) as class_negatives
 
     from point_binary_values
+    group by sample_group, score_number
+
+),
+
+point_binary_pairs as (
+
+    select
+        point_binary_values.sample_group,
+        point_binary_values.score_number,
+        point_binary_values.positives,
+        point_binary_values.negatives,
+        point_binary_classes.class_positives,
+        point_binary_classes.class_negatives,
+        sum(point_binary_values.negatives) over (
+            partition by point_binary_values.sample_group, point_binary_values.score_number
+            order by point_binary_values.score_value
+        ) - point_binary_values.negatives as negatives_below,
+        point_binary_classes.class_positives - sum(point_binary_values.positives) over (
+            partition by point_binary_values.sample_group, point_binary_values.score_number
+            order by point_binary_values.score_value
+        ) as positives_above
+
+    from point_binary_values
+    inner join point_binary_classes
+        on
+            point_binary_values.sample_group = point_binary_classes.sample_group
+            and point_binary_values.score_number = point_binary_classes.score_number
 
 ),
 
@@ -167,22 +184,74 @@ point_binary as (
 
 ),
 
--- Spearman on the sample: the average rank of each distinct score value and citation count
--- (the papers up to it, less half of its own ties, plus a half), then Pearson's correlation
+-- Spearman on the sample: Pearson's correlation of the average ranks (the papers below a value,
+-- plus half of its ties and a half). A citation count's rank, per score, counts only the papers
+-- whose score is not null: from the group's few distinct citation counts, joined back once
+point_citation_counts as (
+
+    select
+        sample_group,
+        citations,
+        {%- for column in score_columns %}
+            count({{ column }}) as papers_{{ loop.index }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from group_scores
+    where positive is null
+    group by sample_group, citations
+
+),
+
+point_citation_ranks as (
+
+    select
+        sample_group,
+        citations,
+        {%- for column in score_columns %}
+            sum(papers_{{ loop.index }}) over (partition by sample_group order by citations)
+            - (papers_{{ loop.index }} - 1) / 2.0 as citation_rank_{{ loop.index }}
+            {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+
+    from point_citation_counts
+
+),
+
 point_citation_scores as (
 
     {%- for column in score_columns %}
         select
-            sample_group,
+            group_scores.sample_group,
             {{ loop.index }} as score_number,
-            {{ column }} as score_value,
-            citations
+            group_scores.{{ column }} as score_value,
+            point_citation_ranks.citation_rank_{{ loop.index }} as citation_rank
         from group_scores
-        where positive is null and {{ column }} is not null
+        inner join point_citation_ranks
+            on
+                group_scores.sample_group = point_citation_ranks.sample_group
+                and group_scores.citations = point_citation_ranks.citations
+        where group_scores.positive is null and group_scores.{{ column }} is not null
         {%- if not loop.last %}
             union all
         {%- endif %}
     {%- endfor %}
+
+),
+
+-- a score value's rank is the same for all its ties: sum the citation ranks per value, then
+-- each value's average rank from the running count
+point_score_values as (
+
+    select
+        sample_group,
+        score_number,
+        score_value,
+        count(*) as papers,
+        sum(citation_rank) as sum_y,
+        sum(citation_rank * citation_rank) as sum_yy
+
+    from point_citation_scores
+    group by sample_group, score_number, score_value
 
 ),
 
@@ -191,56 +260,32 @@ point_score_ranks as (
     select
         sample_group,
         score_number,
-        score_value,
-        sum(count(*)) over (
+        papers,
+        sum_y,
+        sum_yy,
+        sum(papers) over (
             partition by sample_group, score_number order by score_value
-        ) - (count(*) - 1) / 2.0 as score_rank
+        ) - (papers - 1) / 2.0 as score_rank
 
-    from point_citation_scores
-    group by sample_group, score_number, score_value
-
-),
-
-point_citation_ranks as (
-
-    select
-        sample_group,
-        score_number,
-        citations,
-        sum(count(*)) over (
-            partition by sample_group, score_number order by citations
-        ) - (count(*) - 1) / 2.0 as citation_rank
-
-    from point_citation_scores
-    group by sample_group, score_number, citations
+    from point_score_values
 
 ),
 
 point_rank_sums as (
 
     select
-        point_citation_scores.sample_group,
-        point_citation_scores.score_number,
-        cast(count(*) as double) as n,
-        sum(point_score_ranks.score_rank) as sx,
-        sum(point_citation_ranks.citation_rank) as sy,
-        sum(point_score_ranks.score_rank * point_score_ranks.score_rank) as sxx,
-        sum(point_citation_ranks.citation_rank * point_citation_ranks.citation_rank) as syy,
-        sum(point_score_ranks.score_rank * point_citation_ranks.citation_rank) as sxy
+        sample_group,
+        score_number,
+        cast(sum(papers) as double) as n,
+        sum(papers * score_rank) as sx,
+        sum(sum_y) as sy,
+        sum(papers * score_rank * score_rank) as sxx,
+        sum(sum_yy) as syy,
+        sum(score_rank * sum_y) as sxy
 
-    from point_citation_scores
-    inner join point_score_ranks
-        on
-            point_citation_scores.sample_group = point_score_ranks.sample_group
-            and point_citation_scores.score_number = point_score_ranks.score_number
-            and point_citation_scores.score_value = point_score_ranks.score_value
-    inner join point_citation_ranks
-        on
-            point_citation_scores.sample_group = point_citation_ranks.sample_group
-            and point_citation_scores.score_number = point_citation_ranks.score_number
-            and point_citation_scores.citations = point_citation_ranks.citations
-    group by point_citation_scores.sample_group, point_citation_scores.score_number
-    having count(*) >= 3
+    from point_score_ranks
+    group by sample_group, score_number
+    having sum(papers) >= 3
 
 ),
 
@@ -297,257 +342,18 @@ point_metrics as (
 
 {%- if method == 'resample' %}
 
-    replicate_long_scores as (
-
-        {%- for column in score_columns %}
-            select
-                venue, category, population, paper_id,
-                {{ loop.index }} as score_number,
-                {{ column }} as score_value
-            from scores
-            where {{ column }} is not null
-            {%- if not loop.last %}
-                union all
-            {%- endif %}
-        {%- endfor %}
-
-    ),
-
-    -- each paper's score (and citation count) as its dense rank within the group and score
-    replicate_paper_values as (
-
-        select
-            validity_groups.sample_group,
-            validity_groups.paper_number,
-            replicate_long_scores.score_number,
-            validity_groups.positive,
-            dense_rank() over (
-                partition by validity_groups.sample_group, replicate_long_scores.score_number
-                order by replicate_long_scores.score_value
-            ) as value_rank,
-            dense_rank() over (
-                partition by validity_groups.sample_group, replicate_long_scores.score_number
-                order by validity_groups.citations
-            ) as citation_rank
-
-        from validity_groups
-        inner join replicate_long_scores
-            on
-                validity_groups.paper_id = replicate_long_scores.paper_id
-                and validity_groups.venue = replicate_long_scores.venue
-                and coalesce(validity_groups.category, '') = coalesce(replicate_long_scores.category, '')
-                and validity_groups.population = replicate_long_scores.population
-
-    ),
-
-    -- a replicate draws a paper 0, 1 or more times: its weight in that replicate
-    replicate_sample_weights as (
-
-        select
-            sample_group,
-            replicate,
-            paper_number,
-            count(*) as weight
-        from samples
-        where replicate > 0
-        group by sample_group, replicate, paper_number
-
-    ),
-
-    replicate_drawn as (
-
-        select
-            (
-                replicate_sample_weights.sample_group * {{ score_span }}
-                + replicate_paper_values.score_number
-            ) * {{ replicate_span }}
-            + replicate_sample_weights.replicate as partition_key,
-            replicate_sample_weights.weight,
-            replicate_paper_values.value_rank,
-            replicate_paper_values.positive,
-            replicate_paper_values.citation_rank
-
-        from replicate_sample_weights
-        inner join replicate_paper_values
-            on
-                replicate_sample_weights.sample_group = replicate_paper_values.sample_group
-                and replicate_sample_weights.paper_number = replicate_paper_values.paper_number
-
-    ),
-
-    -- AUC: positives and negatives per distinct score value, then each value's positives times the
-    -- negatives below it plus half the negatives on it (values are distinct within a partition,
-    -- so the running sum up to the current value, less its own, is the count below)
-    replicate_binary_values as (
-
-        select
-            partition_key,
-            value_rank,
-            sum(weight * positive) as positives,
-            sum(weight * (1 - positive)) as negatives
-
-        from replicate_drawn
-        where positive is not null
-        group by partition_key, value_rank
-
-    ),
-
-    replicate_binary_pairs as (
-
-        select
-            *,
-            sum(negatives) over (partition by partition_key order by value_rank) - negatives
-                as negatives_below
-
-        from replicate_binary_values
-
-    ),
-
-    replicate_binary_metrics as (
-
-        select
-            partition_key,
-            'auc' as metric,
-            -- a double on both engines (Spark would keep the decimal's six digits)
-            cast(sum(positives * (negatives_below + 0.5 * negatives)) as double)
-            / (sum(positives) * sum(negatives)) as value,  -- noqa: RF04
-            cast(sum(positives + negatives) as bigint) as n,
-            cast(sum(positives) as bigint) as n_positive
-
-        from replicate_binary_pairs
-        group by partition_key
-        having sum(positives) > 0 and sum(negatives) > 0
-
-    ),
-
-    -- Spearman: the average rank of each distinct score value and citation count within its
-    -- partition (the weight up to it, less half of its own ties' weight, plus a half), then
-    -- Pearson's correlation of the two, each paper counted with its weight
-    replicate_citation_draws as (
-
-        select
-            partition_key,
-            weight,
-            value_rank,
-            citation_rank
-        from replicate_drawn
-        where positive is null
-
-    ),
-
-    replicate_score_ranks as (
-
-        select
-            partition_key,
-            value_rank,
-            sum(sum(weight)) over (partition by partition_key order by value_rank)
-            - (sum(weight) - 1) / 2.0 as score_rank
-
-        from replicate_citation_draws
-        group by partition_key, value_rank
-
-    ),
-
-    replicate_citation_ranks as (
-
-        select
-            partition_key,
-            citation_rank,
-            sum(sum(weight)) over (partition by partition_key order by citation_rank)
-            - (sum(weight) - 1) / 2.0 as average_citation_rank
-
-        from replicate_citation_draws
-        group by partition_key, citation_rank
-
-    ),
-
-    replicate_ranked_citations as (
-
-        select
-            replicate_citation_draws.partition_key,
-            replicate_citation_draws.weight as w,
-            replicate_score_ranks.score_rank as x,
-            replicate_citation_ranks.average_citation_rank as y
-
-        from replicate_citation_draws
-        inner join replicate_score_ranks
-            on
-                replicate_citation_draws.partition_key = replicate_score_ranks.partition_key
-                and replicate_citation_draws.value_rank = replicate_score_ranks.value_rank
-        inner join replicate_citation_ranks
-            on
-                replicate_citation_draws.partition_key = replicate_citation_ranks.partition_key
-                and replicate_citation_draws.citation_rank = replicate_citation_ranks.citation_rank
-
-    ),
-
-    replicate_rank_sums as (
-
-        select
-            partition_key,
-            sum(w) as n,
-            sum(w * x) as sx,
-            sum(w * y) as sy,
-            sum(w * x * x) as sxx,
-            sum(w * y * y) as syy,
-            sum(w * x * y) as sxy
-
-        from replicate_ranked_citations
-        group by partition_key
-        having sum(w) >= 3
-
-    ),
-
-    replicate_rank_metrics as (
-
-        select
-            partition_key,
-            'spearman' as metric,
-            (sxy - sx * sy / n)
-            / sqrt(nullif((sxx - sx * sx / n) * (syy - sy * sy / n), 0)) as value,  -- noqa: RF04
-            cast(n as bigint) as n,
-            cast(null as bigint) as n_positive
-
-        from replicate_rank_sums
-
-    ),
-
-    replicate_metrics as (
-
-        select
-            *,
-            {{ integer_divide('partition_key', score_span * replicate_span) }} as sample_group,
-            {{ integer_divide('partition_key', replicate_span) }} % {{ score_span }} as score_number
-
-        from (
-            select
-                partition_key,
-                metric,
-                value
-            from replicate_binary_metrics
-            union all
-            select
-                partition_key,
-                metric,
-                value
-            from replicate_rank_metrics
-        ) as scored
-
-    ),
-
     intervals as (
 
         select
             sample_group,
             score_number,
             metric,
-            {{ linear_quantile('value', 0.025) }} as ci_low,
-            {{ linear_quantile('value', 0.975) }} as ci_high,
-            count(value) as replicates,
+            ci_low,
+            ci_high,
+            replicates,
             'bootstrap' as interval_method
 
-        from replicate_metrics
-        group by sample_group, score_number, metric
+        from bootstrap
 
     ),
 {%- else %}
@@ -599,7 +405,7 @@ summarized as (
 
 group_names as (
 
-    select distinct
+    select
         sample_group,
         venue,
         category,

@@ -278,7 +278,8 @@ def closed_form(built: Project, tmp_path_factory: pytest.TempPathFactory) -> Pro
     (with a top 5, so that the ICLR 2018 categories, 7-21 fitted papers, have a cutoff)."""
     copy = warehouse_copy(built, tmp_path_factory.mktemp("iclr2018_closed"))
     copy.dbt("run", "-s", "int_eb_posterior_draws", "paper_posterior_rankings", "int_validity_groups",
-             "int_validity_samples", "ranking_validity", "--vars",
+             "int_validity_group_papers", "int_validity_samples", "int_validity_bootstrap_metrics",
+             "ranking_validity", "--vars",
              json.dumps({"weight_set": "rating_confidence", "venue": VENUE, "outcomes_row_budget": 0,
                          "top_n": 5}))
     return copy

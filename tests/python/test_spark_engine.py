@@ -366,8 +366,9 @@ def test_the_outcomes_closed_forms_agree(built: dict[str, Project], spark: Path)
     in the module: it rebuilds these models in both warehouses (the published files, which the
     other tests read, stay as they were)."""
     closed = VARS[:-1] + ", outcomes_row_budget: 0}"
-    models = ["int_validity_groups", "int_validity_samples", "ranking_validity",
-              "int_eb_posterior_draws", "paper_posterior_rankings"]
+    models = ["int_validity_groups", "int_validity_group_papers", "int_validity_samples",
+              "int_validity_bootstrap_metrics", "ranking_validity", "int_eb_posterior_draws",
+              "paper_posterior_rankings"]
     duck = built["duckdb"]
     duck.dbt("run", "-s", *models, "--vars", closed)
     spark_dbt(built["spark"].scratch, "run", "-s", *models, "--vars", closed)

@@ -20,6 +20,12 @@ validity_groups as (
 
 ),
 
+group_papers as (
+
+    select * from {{ ref('int_validity_group_papers') }}
+
+),
+
 {{ mixed_seed_ctes('seed_mixed', settings.seed) }},
 
 replicates as (
@@ -38,9 +44,11 @@ draw_slots as (
             "validity_groups.venue || '|' || coalesce(validity_groups.category, '') || '|' "
             ~ "|| validity_groups.population || '|' || validity_groups.outcome"
         ), 'seed_mixed.random_bits') }} as stream_state,
-        replicates.replicate * 16777216 + validity_groups.paper_number as stream_position
+        replicates.replicate * 16777216 + group_papers.paper_number as stream_position
 
-    from validity_groups
+    from group_papers
+    inner join validity_groups
+        on group_papers.sample_group = validity_groups.sample_group
     cross join replicates
     cross join seed_mixed
     where {{ 'true' if is_resample else 'false' }}
@@ -55,7 +63,7 @@ final as (
         sample_group,
         0 as replicate,
         paper_number
-    from validity_groups
+    from group_papers
     where {{ 'true' if is_resample else 'false' }}
     union all
     select

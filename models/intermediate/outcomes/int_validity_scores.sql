@@ -8,7 +8,7 @@
     only where it holds papers that were not accepted (classifiers label accepted papers only).
 
     Scores: local_top_overall, each review field's plain mean, and posterior_mean: the same
-    composite of the empirical-Bayes posterior means (int_eb_posteriors), z-scored with the
+    composite of the empirical-Bayes posterior means (int_eb_paper_posteriors), z-scored with the
     group's centre and scale of the plain means (rating_std keeps its own z). Outcomes:
     outcome_accepted (1 accepted, 0 rejected; withdrawn and undecided null), outcome_top_tier
     (1 oral or spotlight, 0 other accepted; null outside the accepted) and citations. -#}
@@ -21,6 +21,17 @@
         {%- do scaled.append(field ~ '_mean') -%}
     {%- endif -%}
 {%- endfor -%}
+{%- set carried = ['paper_id', 'is_accepted', 'decision_tier', 'citations'] + scaled -%}
+{%- set counts = [] -%}
+{%- for field in fields -%}
+    {%- do counts.extend([field ~ '_n', field ~ '_ss']) -%}
+{%- endfor -%}
+{%- set carried = carried + counts -%}
+{%- set member_columns = carried + [] -%}
+{%- for field in fields -%}
+    {%- do member_columns.append(field ~ '_posterior') -%}
+{%- endfor -%}
+{%- do member_columns.append('is_fitted') -%}
 
 with
 
@@ -30,9 +41,9 @@ papers as (
 
 ),
 
-posteriors as (
+paper_posteriors as (
 
-    select * from {{ ref('int_eb_posteriors') }}
+    select * from {{ ref('int_eb_paper_posteriors') }}
 
 ),
 
@@ -54,20 +65,6 @@ weight_set as (
 
 ),
 
-paper_posteriors as (
-
-    select
-        paper_id,
-        {%- for field in fields %}
-            max(case when field = '{{ field }}' then posterior_mean end) as {{ field }}_posterior,
-        {%- endfor %}
-        bool_and(prior_scope is not null) as is_fitted
-
-    from posteriors
-    group by paper_id
-
-),
-
 mixed_categories as (
 
     select
@@ -80,55 +77,60 @@ mixed_categories as (
 
 ),
 
-members as (
+-- each paper's values every group of it carries: its signals and field means, its posterior
+-- means, its outcomes and its review counts (carried, so that no group joins the papers back)
+paper_values as (
 
-    select
-        venue,
-        cast(null as string) as category,
-        'all_submissions' as population,
-        paper_id
-    from papers
-    union all
-    select
-        venue,
-        cast(null as string) as category,
-        'accepted' as population,
-        paper_id
-    from papers
-    where is_accepted
-    union all
     select
         papers.venue,
-        papers.category,
-        'all_submissions' as population,
-        papers.paper_id
-    from papers
-    inner join mixed_categories
-        on papers.venue = mixed_categories.venue and papers.category = mixed_categories.category
-
-),
-
-member_signals as (
-
-    select
-        members.*,
-        {%- for signal in signals %}
-            {%- if signal == 'rating_std' %}
-                papers.rating_std,
-            {%- else %}
-                papers.{{ signal }},
-            {%- endif %}
+        papers.category as paper_category,
+        {%- for column in carried %}
+            papers.{{ column }},
         {%- endfor %}
         {%- for field in fields %}
             paper_posteriors.{{ field }}_posterior,
         {%- endfor %}
         coalesce(paper_posteriors.is_fitted, false) as is_fitted
 
-    from members
-    inner join papers
-        on members.paper_id = papers.paper_id
+    from papers
     left join paper_posteriors
-        on members.paper_id = paper_posteriors.paper_id
+        on papers.paper_id = paper_posteriors.paper_id
+
+),
+
+member_signals as (
+
+    select
+        venue,
+        cast(null as string) as category,
+        'all_submissions' as population,
+        {%- for column in member_columns %}
+            {{ column }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+    from paper_values
+    union all
+    select
+        venue,
+        cast(null as string) as category,
+        'accepted' as population,
+        {%- for column in member_columns %}
+            {{ column }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+    from paper_values
+    where is_accepted
+    union all
+    select
+        paper_values.venue,
+        paper_values.paper_category as category,
+        'all_submissions' as population,
+        {%- for column in member_columns %}
+            paper_values.{{ column }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+    from paper_values
+    inner join mixed_categories
+        on
+            paper_values.venue = mixed_categories.venue
+            and paper_values.paper_category = mixed_categories.category
 
 ),
 
@@ -197,7 +199,13 @@ venue_scores as (
                         weight_set.w_{{ field }}_mean * standardized.z_{{ field }}_posterior +
                     {%- endfor %}
                     weight_set.w_rating_std * standardized.z_rating_std
-        end as posterior_mean
+        end as posterior_mean,
+        standardized.is_accepted,
+        standardized.decision_tier,
+        standardized.citations,
+        {%- for column in counts %}
+            standardized.{{ column }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
 
     from standardized
     cross join weight_set
@@ -215,9 +223,17 @@ category_scores as (
         {%- for field in fields %}
             rankings.{{ field }}_mean,
         {%- endfor %}
-        posterior_rankings.posterior_composite as posterior_mean
+        posterior_rankings.posterior_composite as posterior_mean,
+        papers.is_accepted,
+        papers.decision_tier,
+        papers.citations,
+        {%- for column in counts %}
+            papers.{{ column }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
 
     from rankings
+    inner join papers
+        on rankings.paper_id = papers.paper_id
     left join posterior_rankings
         on rankings.paper_id = posterior_rankings.paper_id
 
@@ -234,24 +250,29 @@ scores as (
 final as (
 
     select
-        scores.*,
+        venue,
+        category,
+        population,
+        paper_id,
+        local_top_overall,
+        {%- for field in fields %}
+            {{ field }}_mean,
+        {%- endfor %}
+        posterior_mean,
         case
-            when scores.population = 'all_submissions' and papers.is_accepted then 1
-            when scores.population = 'all_submissions' and papers.decision_tier = 'rejected' then 0
+            when population = 'all_submissions' and is_accepted then 1
+            when population = 'all_submissions' and decision_tier = 'rejected' then 0
         end as outcome_accepted,
         case
-            when scores.population = 'accepted' and papers.decision_tier in ('oral', 'spotlight') then 1
-            when scores.population = 'accepted' and papers.decision_tier in ('poster', 'accepted') then 0
+            when population = 'accepted' and decision_tier in ('oral', 'spotlight') then 1
+            when population = 'accepted' and decision_tier in ('poster', 'accepted') then 0
         end as outcome_top_tier,
-        papers.citations,
-        {%- for field in fields %}
-            papers.{{ field }}_n,
-            papers.{{ field }}_ss {%- if not loop.last %},{% endif %}
+        citations,
+        {%- for column in counts %}
+            {{ column }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from scores
-    inner join papers
-        on scores.paper_id = papers.paper_id
 
 )
 
