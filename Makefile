@@ -167,12 +167,16 @@ docs: setup ## dbt docs as one static page: target/static_index.html opens from 
 	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static
 	@echo "open $(or $(DBT_TARGET_PATH),target)/static_index.html in a browser (no server needed)"
 
-bench: setup ## the ranking, uncertainty and report-page benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
+bench: setup ## the ranking, uncertainty, rank-set, outcome and report-page benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
 	$(PY) -m bench $(if $(BENCH_SCALES),--scales "$(BENCH_SCALES)")
 	$(PY) -m bench.uncertainty
+	$(PY) -m bench.rank_sets --synthetic 2000:1,20000:10,100000:50
+	$(PY) -m bench.outcomes --synthetic 1000000
 	@if [ -f "$(PAPERRANK_PUBLISHED_DB)" ]; then \
-	    $(PY) -m paperrank.report.bench --db "$(PAPERRANK_PUBLISHED_DB)"; \
-	else echo "report-page benchmark skipped: no published build at $(PAPERRANK_PUBLISHED_DB) (make rank first)"; fi
+	    $(PY) -m paperrank.report.bench --db "$(PAPERRANK_PUBLISHED_DB)" && \
+	    $(PY) -m bench.rank_sets --db "$(PAPERRANK_PUBLISHED_DB)" && \
+	    $(PY) -m bench.outcomes --db "$(PAPERRANK_PUBLISHED_DB)"; \
+	else echo "report-page, rank-set and outcome benchmarks of a real build skipped: no published build at $(PAPERRANK_PUBLISHED_DB) (make rank first)"; fi
 
 ## make rank against dbt build alone on the real ICLR 2026 data (issue 11's 2x target).
 bench-rank: setup ## make rank against dbt build alone on the real ICLR 2026 data

@@ -22,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.build_vars import recorded_vars
 from bench.measure import measure, sql_seconds
 from bench.raw_layer import write_synthetic
 
@@ -63,9 +64,17 @@ def main(argv: list[str] | None = None) -> int:
     source.add_argument("--db", type=Path, help="a warehouse built by make rank")
     source.add_argument("--synthetic", type=int, metavar="PAPERS",
                         help="a synthetic venue of this many submissions (shape outcomes)")
-    parser.add_argument("--vars", default="{}", help="dbt vars of that build, as JSON")
+    parser.add_argument("--vars", default=None,
+                        help="dbt vars of that build, as JSON (default: with --db, the vars its "
+                             "marts.build_settings records; with --synthetic, the project's)")
     parser.add_argument("--runs", type=int, default=2)
     args = parser.parse_args(argv)
+    if args.vars is None:
+        try:
+            args.vars = recorded_vars(args.db) if args.db is not None else "{}"
+        except ValueError as error:
+            parser.error(str(error))
+    print(f"vars: {args.vars}")
     with tempfile.TemporaryDirectory(prefix="bench_outcomes_") as folder:
         work = Path(folder)
         db = work / "warehouse.duckdb"

@@ -27,6 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.build_vars import recorded_vars
 from bench.measure import measure, sql_seconds
 
 REPO = Path(__file__).resolve().parents[1]
@@ -97,13 +98,20 @@ def synthetic_rows(scales: str) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, help="a built warehouse (copied, never written)")
-    parser.add_argument("--vars", default="{}", help="dbt vars of that build")
+    parser.add_argument("--vars", default=None,
+                        help="dbt vars of that build (default: those its marts.build_settings "
+                             "records)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--synthetic", default="", help="N:G scales, comma-separated")
     args = parser.parse_args(argv)
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     if args.db:
-        print("\n".join(warehouse_rows(args.db, args.vars, args.runs)))
+        try:
+            dbt_vars = args.vars if args.vars is not None else recorded_vars(args.db)
+        except ValueError as error:
+            parser.error(str(error))
+        print(f"vars: {dbt_vars}")
+        print("\n".join(warehouse_rows(args.db, dbt_vars, args.runs)))
     if args.synthetic:
         print("\n".join(synthetic_rows(args.synthetic)))
 

@@ -14,7 +14,9 @@ aggregated as (
         {%- for signal in ranking_signals() %}
             {{ review_signal(signal) }} as {{ signal }},
         {%- endfor %}
-        count(rating) as rating_count,
+        {%- for score in raw_score_columns() %}
+            count({{ score }}) as {{ score }}_count,
+        {%- endfor %}
         min(rating) as rating_min,
         max(rating) as rating_max
 

@@ -169,6 +169,17 @@ def movements(data: VenueMarts) -> dict[str, Movement]:
     return moved
 
 
+def paper_bands(data: VenueMarts) -> dict[str, str]:
+    """Each paper's rank band (marts.paper_rank_uncertainty) by paper_id, for the rows that show a
+    paper outside its category's section (the search index, the picks); papers with no band are
+    left out."""
+    if data.uncertainty is None or data.uncertainty.empty:
+        return {}
+    return {str(k): str(v) for k, v in zip(data.uncertainty["paper_id"],
+                                            data.uncertainty["rank_band"], strict=True)
+            if present(v) is not None}
+
+
 def unlisted_papers(data: VenueMarts, sections: list[CategorySection]) -> list[list[Any]]:
     """Every ranked paper that no section lists, for the page's search: [paper_id, category,
     rank, title, authors, link, band], the link "" when it is FORUM_PREFIX + paper_id (the
@@ -176,11 +187,7 @@ def unlisted_papers(data: VenueMarts, sections: list[CategorySection]) -> list[l
     show each shortlist and a few papers below its cut; the search still finds the rest (by
     title and authors: their abstracts would double the page)."""
     listed = {row.paper_id for section in sections for row in section.rows}
-    bands: dict[str, str] = {}
-    if data.uncertainty is not None and not data.uncertainty.empty:
-        bands = {str(k): str(v) for k, v in zip(data.uncertainty["paper_id"],
-                                                data.uncertainty["rank_band"], strict=True)
-                 if present(v) is not None}
+    bands = paper_bands(data)
     rest = data.rankings[~data.rankings["paper_id"].astype(str).isin(listed)]
     rest = rest.sort_values(["category", "category_rank"])
     entries = []
@@ -425,9 +432,7 @@ def agreement(data: VenueMarts) -> list[dict[str, Any]]:
 
 def picks(data: VenueMarts) -> list[dict[str, Any]]:
     """The recorded picks (marts.expert_picks), each with how many experts picked the paper."""
-    bands = {}
-    if data.uncertainty is not None:
-        bands = dict(zip(data.uncertainty["paper_id"], data.uncertainty["rank_band"], strict=True))
+    bands = paper_bands(data)
     rows = []
     for _, r in data.picks.iterrows():
         band = present(r["rank_band"]) if "rank_band" in r.index else None
@@ -441,7 +446,7 @@ def picks(data: VenueMarts) -> list[dict[str, Any]]:
             "rank": present(r["category_rank"]),
             "size": present(r["category_size"]),
             "is_top_n": bool(r["is_top_n"]),
-            "band": band if band is not None else present(bands.get(r["paper_id"])),
+            "band": band if band is not None else bands.get(str(r["paper_id"])),
             "experts": None if count is None else int(count),
             "flag": present(r["flag_reason"]),
             "selected_by": present(r["selected_by"]),

@@ -279,18 +279,23 @@ def test_a_full_disk_while_publishing_is_one_line_and_switches_nothing(degenerat
 READ_ONLY = ('mount -t tmpfs none "$1" && mount -o remount,ro "$1" && shift && exec "$@"')
 
 
+def read_only_argv(folder: Path, *command: str, script: str = READ_ONLY) -> list[str]:
+    """The argv that runs `command` in namespaces of its own where `folder` is a read-only tmpfs."""
+    return ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", script, "sh", str(folder),
+            *command]
+
+
 def in_read_only(project: Project, folder: Path, *command: str, env: dict[str, str] | None = None):
     folder.mkdir(parents=True, exist_ok=True)
-    return subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", READ_ONLY,
-                           "sh", str(folder), *command], cwd=REPO, env=env or project.env,
+    return subprocess.run(read_only_argv(folder, *command), cwd=REPO, env=env or project.env,
                           capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")
 def read_only_mounts(tmp_path_factory: pytest.TempPathFactory) -> None:
     probe = tmp_path_factory.mktemp("ro_probe")
-    done = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
-                           READ_ONLY + " 2>&1", "sh", str(probe), "sh", "-c", f"! touch {probe}/x"],
+    done = subprocess.run(read_only_argv(probe, "sh", "-c", f"! touch {probe}/x",
+                                         script=READ_ONLY + " 2>&1"),
                           capture_output=True, text=True, timeout=60)
     if done.returncode != 0:
         pytest.skip(f"no user namespaces here to mount a read-only file system: {done.stderr.strip()}")

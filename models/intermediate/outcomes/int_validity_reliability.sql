@@ -20,6 +20,10 @@
     on the same reviews, truncating the true spread and the errors alike (it even comes out
     below 0). Those rows have no ceiling, and ceiling_note says why. -#}
 {%- set fields = outcome_fields() -%}
+{%- set noise_columns = ['local_top_overall'] -%}
+{%- for field in fields -%}
+    {%- do noise_columns.extend([field ~ '_mean', field ~ '_n', field ~ '_ss']) -%}
+{%- endfor -%}
 {%- set grid = 150 -%}
 {%- set step = 0.08 -%}
 
@@ -37,28 +41,10 @@ weight_set as (
 
 ),
 
+-- each (group, outcome) pair's papers: the one rule of macros/outcomes/validity_outcome_rows.sql
 eligible as (
 
-    select
-        *,
-        'accepted' as outcome,
-        outcome_accepted as positive
-    from scores
-    where outcome_accepted is not null
-    union all
-    select
-        *,
-        'top_tier' as outcome,
-        outcome_top_tier as positive
-    from scores
-    where outcome_top_tier is not null
-    union all
-    select
-        *,
-        'citations' as outcome,
-        null as positive
-    from scores
-    where citations is not null
+    {{ validity_outcome_rows('scores', noise_columns) }}
 
 ),
 

@@ -27,9 +27,9 @@ drawn_reviews as (
 
 ),
 
-reviews as (
+aggregated as (
 
-    select * from {{ ref('stg_raw__reviews') }}
+    select * from {{ ref('int_reviews_aggregated') }}
 
 ),
 
@@ -39,21 +39,20 @@ weight_set as (
 
 ),
 
--- each paper's point signals and, per signal, how many of its reviews gave that score: the
--- centre and the n of the small-sample scaling
+-- each paper's point signals and, per signal, how many of its reviews gave that score
+-- (int_reviews_aggregated's): the centre and the n of the small-sample scaling
 paper_points as (
 
     select
         papers.paper_number,
         {%- for signal in signals %}
-            {{ review_signal(signal) }} as point_{{ signal }},
-            count({{ signal_score(signal) }}) as n_{{ signal }} {%- if not loop.last %},{% endif %}
+            aggregated.{{ signal }} as point_{{ signal }},
+            aggregated.{{ signal_score(signal) }}_count as n_{{ signal }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
-    from reviews
-    inner join papers
-        on reviews.paper_id = papers.paper_id
-    group by papers.paper_number
+    from papers
+    inner join aggregated
+        on papers.paper_id = aggregated.paper_id
 
 ),
 
