@@ -26,7 +26,8 @@ from paperrank.report.latex import to_text
 
 pytestmark = pytest.mark.e2e
 
-SCREENSHOTS = REPO / "output" / "report"
+# kept after the run for a person to look at; never inside output/report, the published report
+SCREENSHOTS = REPO / "output" / "screenshots"
 BELOW = 10
 HOSTILE_TITLES = {
     "script": '<script>alert("title")</script> Agents that plan',
