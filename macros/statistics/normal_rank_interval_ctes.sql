@@ -1,12 +1,12 @@
 {#-
-    The CTEs of the normal method's rank interval ends, ending in `name` (`key`, best_rank,
-    worst_papers_above): for each paper of `papers` (a relation or CTE with venue, category, the
-    point composite `score`, its standard error `se` and the paper's `key`), the rank it would
-    take if its composite moved to score + 1.645 se (best_rank) with the other papers at their
-    point composites, and the number of papers above score - 1.645 se (worst_papers_above, the
-    paper itself among them when se > 0). One sort of the points and the two ends per category.
+    The CTEs of the normal method's 90% rank interval, ending in `name` (`key`, rank_low,
+    rank_high): for each paper of `papers` (a relation or CTE with venue, category, the point
+    composite `score`, its standard error `se`, its point `rank` and the paper's `key`), the rank
+    it would take if its composite moved to score + 1.645 se (rank_low) and to score - 1.645 se
+    (rank_high), with the other papers at their point composites; the interval always holds the
+    point rank. One sort of the points and the two ends per category.
 -#}
-{% macro normal_rank_interval_ctes(name, papers, score, se, key='paper_id') -%}
+{% macro normal_rank_interval_ctes(name, papers, score, se, rank, key='paper_id') -%}
 
 -- the composites the interval's ends stand at, sorted in among the papers' point composites
 -- (the sort carries only what the count needs: a paper's own row no id, an end its paper's)
@@ -56,17 +56,33 @@ counted as (
 
 ),
 
-{{ name }} as (
+{{ name }}_counts as (
 
     select
         {{ key }},
         min(case when is_best = 1 then papers_above end) + 1 as best_rank,
-        -- the paper itself sits above its own worst end when se > 0
         min(case when is_best = 0 then papers_above end) as worst_papers_above
 
     from counted
     where is_paper = 0
     group by {{ key }}
+
+),
+
+{{ name }} as (
+
+    select
+        {{ name }}_counts.{{ key }},
+        least({{ name }}_counts.best_rank, {{ papers }}.{{ rank }}) as rank_low,
+        -- the paper itself sits above its own worst end when se > 0, not when se = 0
+        greatest(
+            {{ name }}_counts.worst_papers_above + case when {{ papers }}.{{ se }} > 0 then 0 else 1 end,
+            {{ papers }}.{{ rank }}
+        ) as rank_high
+
+    from {{ name }}_counts
+    inner join {{ papers }}
+        on {{ name }}_counts.{{ key }} = {{ papers }}.{{ key }}
 
 ),
 {%- endmacro %}

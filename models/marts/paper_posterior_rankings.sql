@@ -68,8 +68,7 @@ category_scales as (
         venue,
         category,
         {%- for field in fields %}
-            avg({{ field }}_mean) as {{ field }}_centre,
-            stddev_samp({{ field }}_mean) as {{ field }}_scale {%- if not loop.last %},{% endif %}
+            {{ zscore_sums(field ~ '_mean') }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from rankings
@@ -106,10 +105,8 @@ point as (
             when coalesce(paper_posteriors.is_fitted, false)
                 then
                     {%- for field in fields %}
-                        weight_set.w_{{ field }}_mean * coalesce(
-                            (paper_posteriors.{{ field }}_posterior - category_scales.{{ field }}_centre)
-                            / nullif(category_scales.{{ field }}_scale, 0), 0
-                        ) +
+                        weight_set.w_{{ field }}_mean * {{ zscore_from_sums(
+                            'paper_posteriors.' ~ field ~ '_posterior', 'category_scales', field ~ '_mean') }} +
                     {%- endfor %}
                     weight_set.w_rating_std * rankings.z_rating_std
         end as posterior_composite,
@@ -120,7 +117,7 @@ point as (
                     {%- for field in fields %}
                         power(weight_set.w_{{ field }}_mean * coalesce(
                             paper_posteriors.{{ field }}_posterior_sd
-                            / nullif(category_scales.{{ field }}_scale, 0), 0
+                            / nullif(category_scales.{{ field }}_mean_std, 0), 0
                         ), 2)
                         {%- if not loop.last %} +{% endif %}
                     {%- endfor %}
@@ -148,10 +145,10 @@ point as (
             sum(
                 case draws.field
                     {%- for field in fields %}
-                        when '{{ field }}' then weight_set.w_{{ field }}_mean * coalesce(
-                            (draws.theta - category_scales.{{ field }}_centre)
-                            / nullif(category_scales.{{ field }}_scale, 0), 0
-                        )
+                        when '{{ field }}'
+                            then
+                                weight_set.w_{{ field }}_mean
+                                * {{ zscore_from_sums('draws.theta', 'category_scales', field ~ '_mean') }}
                     {%- endfor %}
                 end
             ) + max(weight_set.w_rating_std * rankings.z_rating_std) as composite
@@ -216,7 +213,7 @@ point as (
         score='posterior_composite', se='posterior_composite_se', rank='posterior_rank') }}
 
     {{ normal_rank_interval_ctes('interval_ends', 'closed_papers',
-        score='posterior_composite', se='posterior_composite_se') }}
+        score='posterior_composite', se='posterior_composite_se', rank='posterior_rank') }}
 
     composite_ranges as (
 
@@ -320,12 +317,8 @@ point as (
         select
             closed_papers.paper_id,
             expected_ranks.expected_rank as posterior_expected_rank,
-            least(interval_ends.best_rank, closed_papers.posterior_rank) as posterior_rank_p05,
-            greatest(
-                interval_ends.worst_papers_above
-                + case when closed_papers.posterior_composite_se > 0 then 0 else 1 end,
-                closed_papers.posterior_rank
-            ) as posterior_rank_p95,
+            interval_ends.rank_low as posterior_rank_p05,
+            interval_ends.rank_high as posterior_rank_p95,
             case
                 when composite_ranges.category_papers <= {{ top_n }} then 1.0
                 else {{ normal_tail('closed_papers.posterior_composite', 'cutoffs.cutoff',

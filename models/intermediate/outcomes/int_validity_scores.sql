@@ -134,8 +134,8 @@ member_signals as (
 
 ),
 
--- each group's centre and scale of every signal and field mean (one aggregate, joined back:
--- cheaper at scale than a window per column)
+-- each group's exact sums of every signal and field mean: the article's z-scores as
+-- paper_rankings computes them (macros/statistics/zscore.sql), over the group
 group_scales as (
 
     select
@@ -143,8 +143,7 @@ group_scales as (
         category,
         population,
         {%- for column in scaled %}
-            avg({{ column }}) as {{ column }}_centre,
-            stddev_samp({{ column }}) as {{ column }}_scale {%- if not loop.last %},{% endif %}
+            {{ zscore_sums(column) }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from member_signals
@@ -152,22 +151,18 @@ group_scales as (
 
 ),
 
--- the article's z-scores over each group (an undefined z-score is 0)
+-- the z-scores over each group (an undefined z-score is 0); a posterior mean takes its field's
+-- plain means' centre and scale
 standardized as (
 
     select
         member_signals.*,
         {%- for signal in signals %}
-            coalesce(
-                (member_signals.{{ signal }} - group_scales.{{ signal }}_centre)
-                / nullif(group_scales.{{ signal }}_scale, 0), 0
-            ) as z_{{ signal }},
+            {{ zscore_from_sums('member_signals.' ~ signal, 'group_scales', signal) }} as z_{{ signal }},
         {%- endfor %}
         {%- for field in fields %}
-            coalesce(
-                (member_signals.{{ field }}_posterior - group_scales.{{ field }}_mean_centre)
-                / nullif(group_scales.{{ field }}_mean_scale, 0), 0
-            ) as z_{{ field }}_posterior {%- if not loop.last %},{% endif %}
+            {{ zscore_from_sums('member_signals.' ~ field ~ '_posterior', 'group_scales', field ~ '_mean') }}
+                as z_{{ field }}_posterior {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from member_signals

@@ -45,7 +45,8 @@ probabilities as (
 
 ),
 
-{{ normal_rank_interval_ctes('interval_ends', 'papers', 'local_top_overall', 'composite_se') }}
+{{ normal_rank_interval_ctes('interval_ends', 'papers', 'local_top_overall', 'composite_se',
+    'category_rank') }}
 
 final as (
 
@@ -59,11 +60,8 @@ final as (
         probabilities.p_top_n,
         probabilities.category_rank as rank_p50,
         cast(probabilities.category_rank as double) as rank_mean,
-        least(interval_ends.best_rank, probabilities.category_rank) as rank_p05,
-        greatest(
-            interval_ends.worst_papers_above + case when probabilities.composite_se > 0 then 0 else 1 end,
-            probabilities.category_rank
-        ) as rank_p95
+        interval_ends.rank_low as rank_p05,
+        interval_ends.rank_high as rank_p95
 
     from probabilities
     inner join interval_ends
