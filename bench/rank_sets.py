@@ -7,12 +7,19 @@
 - `--synthetic N:G,...`: N papers in G equal categories, composites ~ N(0, 1) and se ~
   U(0.2, 1), through the rank-set query of `paperrank rank-sets` (the same macros) with one
   group per category: how the work grows with the category size.
+- `--scales 1m-short,1m-many` (any scale of `python -m bench`): a synthetic venue of that
+  shape is loaded and ranked (untimed), then per run, in a fresh process, `dbt run` of the
+  rank-set models under the project's defaults, with wall time, SQL seconds of the models, peak
+  RSS, how many categories and papers each path took, and the model that took longest. At 1M
+  every category is too large for the exact path (rank_sets_row_budget) and takes the scaled
+  one.
 
 Prints a Markdown table with the load average before and after each row. The warehouse given
 is never written.
 
     python -m bench.rank_sets --db warehouse/paperrank.duckdb --vars '{taxonomy: iclr2026}' --runs 3
     python -m bench.rank_sets --synthetic 2000:1,20000:10,100000:50
+    python -m bench.rank_sets --scales 1m-short,1m-many --runs 2
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench import ranking
 from bench.build_vars import recorded_vars
 from bench.measure import measure, sql_seconds
 
@@ -95,6 +103,42 @@ def synthetic_rows(scales: str) -> list[str]:
     return rows
 
 
+def scale_rows(names: str, runs: int, work: Path) -> list[str]:
+    """The rank-set models on synthetic venues of the bench's shapes (1M papers: scaled path)."""
+    rows = ["| scale | papers ranked (categories) | paths: exact / scaled categories | wall s | "
+            "SQL s | slowest model (s) | peak RSS MB | load before / after |",
+            "|---|---|---|---|---|---|---|---|"]
+    for name in names.split(","):
+        papers, shape = ranking.SCALES[name]
+        scale = ranking.Scale(name, papers, work, shape)
+        ranking.prepare(scale)
+        command, target, _ = ranking.dbt(scale, 0, "rank-sets-setup", "build", "--select",
+                                         f"+{RANK_SETS}", "--exclude", RANK_SETS,
+                                         "--exclude-resource-type", "test", "unit_test")
+        measure(command, cwd=REPO, env=scale.env)
+        before = os.getloadavg()[0]
+        results = []
+        for run in range(1, runs + 1):
+            command, target, logs = ranking.dbt(scale, run, "rank-sets", "run", "--select",
+                                                RANK_SETS, "--log-level-file", "debug")
+            done = measure(command, cwd=REPO, env=dict(scale.env, PAPERRANK_DBT_THREADS="1"))
+            models = json.loads((target / "run_results.json").read_text(encoding="utf-8"))
+            slowest = max(models["results"], key=lambda r: r["execution_time"])
+            results.append((done.wall_s, sql_seconds(logs, workers_only=True), done.peak_rss_mb,
+                            slowest["unique_id"].split(".")[-1], slowest["execution_time"]))
+        wall, sql, peak = (statistics.median(r[i] for r in results) for i in range(3))
+        slowest_name, slowest_s = max(((r[3], r[4]) for r in results), key=lambda r: r[1])
+        ranked = ranking.count(scale.db, "select count(*) from marts.paper_rankings")
+        categories = ranking.count(scale.db, "select count(*) from intermediate.int_rank_set_categories")
+        exact = ranking.count(scale.db, "select count(*) from intermediate.int_rank_set_categories "
+                                        "where rank_set_method = 'exact'")
+        rows.append(f"| {name} | {ranked:,} ({categories}) | {exact} / {categories - exact} | "
+                    f"{wall:.1f} | {sql:.1f} | {slowest_name} ({slowest_s:.1f}) | {peak:.0f} | "
+                    f"{before:.1f} / {os.getloadavg()[0]:.1f} |")
+        scale.db.unlink(missing_ok=True)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, help="a built warehouse (copied, never written)")
@@ -103,6 +147,10 @@ def main(argv: list[str] | None = None) -> None:
                              "records)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--synthetic", default="", help="N:G scales, comma-separated")
+    parser.add_argument("--scales", default="",
+                        help="bench scales (e.g. 1m-short,1m-many): the rank-set models in dbt")
+    parser.add_argument("--work", type=Path, default=Path("output/bench/rank-sets"),
+                        help="scratch folder of --scales (warehouses are removed after each)")
     args = parser.parse_args(argv)
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     if args.db:
@@ -114,6 +162,9 @@ def main(argv: list[str] | None = None) -> None:
         print("\n".join(warehouse_rows(args.db, dbt_vars, args.runs)))
     if args.synthetic:
         print("\n".join(synthetic_rows(args.synthetic)))
+    if args.scales:
+        args.work.mkdir(parents=True, exist_ok=True)
+        print("\n".join(scale_rows(args.scales, args.runs, args.work.resolve())))
 
 
 if __name__ == "__main__":

@@ -10,12 +10,18 @@
                             the others enter through an upper bound (macros/rank_sets/)
       rank_sets_steps       step-down steps unrolled (3; the real data converges in 3, not 2);
                             fewer than needed is conservative (a warning test says so)
-      rank_sets_row_budget  at most this many draw rows (papers x B, 10M): categories are taken
-                            smallest first while they fit; the others get no sets (null)
+      rank_sets_row_budget  at most this many draw rows (papers x B, 2M) on the exact path:
+                            categories are taken smallest first while they fit; the others take
+                            the scaled path (int_rank_set_categories)
+      rank_sets_se_cells    the scaled path's marginal critical values: one per cell of this
+                            many quantiles of a category's standard errors (32)
+      rank_sets_se_buckets  the scaled path's pair counts: partners grouped into this many
+                            quantiles of se, each taken at its largest se (8; more: tighter,
+                            slower)
 -#}
 {% macro rank_sets_settings(overrides=none) -%}
     {%- set defaults = {'coverage': 0.95, 'draws': 1000, 'seed': 2026, 'candidates': 4, 'steps': 3,
-        'row_budget': 10000000} -%}
+        'row_budget': 2000000, 'se_cells': 32, 'se_buckets': 8} -%}
     {%- if exceptions is not defined -%}
         {#- sqlfluff's jinja templater (`make lint`) has no dbt vars: lint with the defaults -#}
         {{ return(defaults) }}
@@ -34,7 +40,7 @@
             ~ ' (a probability strictly between 0 and 1 is allowed)') -%}
     {%- endif -%}
     {%- for name, low, high in [('draws', 10, 100000), ('candidates', 1, 100), ('steps', 1, 50),
-            ('row_budget', 1, 10000000000),
+            ('row_budget', 1, 10000000000), ('se_cells', 1, 1000), ('se_buckets', 1, 100),
             ('seed', 0, 9223372036854775807)] -%}
         {%- set value = settings[name] -%}
         {%- if value is not number or value is boolean or value != value | int

@@ -6,7 +6,8 @@
     - taxonomy, weight_set, venue and label_model are plain strings (they reach SQL quoted);
     - review_score_columns and ranking_signals (project settings) name plain columns and
       signals that macros/ranking/review_signal.sql defines;
-    - the rank-uncertainty and weight-sensitivity vars (check_uncertainty_settings);
+    - the rank-uncertainty and weight-sensitivity vars (check_uncertainty_settings) and the
+      rank confidence sets' vars (rank_sets_settings);
     - the weight set exists in seeds/composite_weights.csv, names only signals of
       ranking_signals() and its absolute weights sum to 1;
     - the taxonomy exists in seeds/taxonomies.csv and, for a build or run of any model past staging, has labels in
@@ -63,6 +64,7 @@
             | string | truncate(200)) }}
     {%- endif -%}
     {{ check_uncertainty_settings() }}
+    {%- do rank_sets_settings() -%}
     {%- set weight_rows = run_query(
         'select weight_set, signal, weight from ' ~ seed_file_relation('composite_weights')
         ~ ' order by 1, 2, 3').rows -%}

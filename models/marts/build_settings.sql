@@ -99,7 +99,13 @@ final as (
         cast({{ settings.weight_concentration }} as double) as weight_concentration,
         cast({{ settings.weight_tau_max_papers }} as bigint) as weight_tau_max_papers,
         cast({{ rank_sets.coverage }} as double) as rank_sets_coverage,
-        cast({{ rank_sets.draws }} as bigint) as rank_sets_draws
+        cast({{ rank_sets.draws }} as bigint) as rank_sets_draws,
+        cast({{ rank_sets.seed }} as bigint) as rank_sets_seed,
+        cast({{ rank_sets.candidates }} as bigint) as rank_sets_candidates,
+        cast({{ rank_sets.steps }} as bigint) as rank_sets_steps,
+        cast({{ rank_sets.row_budget }} as bigint) as rank_sets_row_budget,
+        cast({{ rank_sets.se_cells }} as bigint) as rank_sets_se_cells,
+        cast({{ rank_sets.se_buckets }} as bigint) as rank_sets_se_buckets
 
     from venues
     cross join weight_set

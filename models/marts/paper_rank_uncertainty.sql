@@ -112,7 +112,8 @@ final as (
         rank_sets.marginal_lower,
         rank_sets.marginal_upper,
         rank_sets.is_possibly_top_n,
-        rank_sets.is_certainly_top_n
+        rank_sets.is_certainly_top_n,
+        rank_sets.rank_set_method
 
     from rankings
     inner join summarized

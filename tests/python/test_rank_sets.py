@@ -6,14 +6,17 @@ the command's refusals of bad input."""
 from __future__ import annotations
 
 import hashlib
+import math
+import statistics
 import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from project import ICLR, REPO, Project, require_shared
+from project import ICLR, REPO, Project, require_shared, warehouse_copy
 from project import query as read
 
 from paperrank.ranksets.sql import compiled_queries, run_query
@@ -129,6 +132,16 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
 
 
 @pytest.fixture(scope="module")
+def scaled_build(built: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """A copy of the real build whose rank-set models are rebuilt with every category on the
+    scaled path (rank_sets_row_budget 1: no category's draw rows fit the exact path)."""
+    project = warehouse_copy(built, tmp_path_factory.mktemp("rank_sets_scaled"))
+    project.dbt("build", "--select", "path:models/intermediate/rank_confidence_sets",
+                "--vars", "{taxonomy: iclr2026, rank_sets_row_budget: 1}")
+    return project
+
+
+@pytest.fixture(scope="module")
 def queries() -> dict[float, str]:
     """The command's SQL at three coverages, rendered once by dbt."""
     levels = [0.75, 0.9, 0.95]
@@ -222,6 +235,93 @@ def test_real_sets_are_consistent(built: Project) -> None:
     assert (~frame.is_certainly_top_n | frame.is_possibly_top_n).all()
     sizes = frame.groupby("category").agg(n=("paper_id", "size"), possibly=("is_possibly_top_n", "sum"))
     assert (sizes.possibly >= np.minimum(sizes.n, TOP_N)).all()  # the point top-N is always in it
+
+
+# --- the scaled path, forced on the real data ----------------------------------------------
+
+def test_the_scaled_path_changes_no_membership(built: Project, scaled_build: Project) -> None:
+    """Every category on the scaled path: the same possibly- and certainly-top-30 papers as the
+    exact path, every marginal set at least as wide, simultaneous critical values within
+    Monte Carlo error of the exact path's."""
+    exact = read(built.db, "select * from intermediate.int_rank_sets_estimated")
+    forced = read(scaled_build.db, "select * from intermediate.int_rank_sets_estimated")
+    assert set(exact.rank_set_method) == {"exact"} and set(forced.rank_set_method) == {"scaled"}
+    both = exact.merge(forced, on="paper_id", suffixes=("_exact", "_scaled"), validate="1:1")
+    assert len(both) == len(exact) == len(forced)
+    for flag in ("is_possibly_top_n", "is_certainly_top_n"):
+        assert (both[f"{flag}_exact"] == both[f"{flag}_scaled"]).all(), flag
+    assert (both.marginal_lower_scaled <= both.marginal_lower_exact).all()
+    assert (both.marginal_upper_scaled >= both.marginal_upper_exact).all()
+    gap = both.simultaneous_critical_value_scaled - both.simultaneous_critical_value_exact
+    assert gap.abs().max() <= 0.15
+    assert forced.marginal_converged.isna().all()
+
+
+def test_scaled_sets_are_conservative_and_memberships_exact(scaled_build: Project) -> None:
+    """At the scaled path's own critical values, against every pair: no bound is narrower than
+    the all-pairs count gives, and the possibly/certainly flags are exactly the all-pairs ones
+    (the buckets and bins only leave rejections uncounted; the memberships are then counted
+    exactly)."""
+    frame = read(scaled_build.db, """
+        select e.category, e.estimate, e.se, s.* exclude (category)
+        from intermediate.int_rank_set_scaled_estimates as e
+        inner join intermediate.int_rank_sets_scaled as s using (paper_id)
+        order by e.category, e.category_item_number""")
+    for name, group in frame.groupby("category"):
+        x, s = group.estimate.to_numpy(), group.se.to_numpy()
+        t, _ = scaled(x, s)
+        marginal = group.marginal_critical_value.to_numpy()
+        simultaneous = group.simultaneous_critical_value.iloc[0]
+        expected = bounds(t, marginal, simultaneous)
+        for column in ("marginal_lower", "simultaneous_lower"):
+            assert (group[column].to_numpy() <= expected[column]).all(), (name, column)
+        for column in ("marginal_upper", "simultaneous_upper"):
+            assert (group[column].to_numpy() >= expected[column]).all(), (name, column)
+        assert group.is_possibly_top_n.tolist() == (expected["simultaneous_lower"] <= TOP_N).tolist()
+        assert group.is_certainly_top_n.tolist() == (expected["simultaneous_upper"] <= TOP_N).tolist()
+        assert (marginal <= simultaneous).all(), name
+
+
+def test_scaled_draws_are_the_order_statistics_of_n_normals(scaled_build: Project) -> None:
+    """The drawn extremes follow the order statistics of n independent normals: the largest of
+    n has P(max <= m) = Phi(m)^n, checked by its mean and sd against numerical integration
+    (within 5 standard errors over the draws of all categories); the candidates are distinct
+    papers of the category, the top K falling and the bottom K rising."""
+    draws = read(scaled_build.db, """
+        select d.*, c.category_size
+        from intermediate.int_rank_set_scaled_draws as d
+        inner join intermediate.int_rank_set_categories as c using (group_key)""")
+    slots = 8
+    items = draws[[f"candidate_item_{s}" for s in range(1, slots + 1)]].to_numpy()
+    u = draws[[f"candidate_u_{s}" for s in range(1, slots + 1)]].to_numpy()
+    assert all(len(set(row)) == slots for row in items)
+    assert ((items >= 1) & (items <= draws.category_size.to_numpy()[:, None])).all()
+    assert (np.diff(u[:, :4], axis=1) < 0).all() and (np.diff(u[:, 4:], axis=1) > 0).all()
+    assert (draws.outside_max <= np.maximum(np.abs(u[:, 3]), np.abs(u[:, 7]))).all()
+    normal_cdf = np.frompyfunc(lambda x: 0.5 * math.erfc(-x / math.sqrt(2)), 1, 1)
+    for size, group in draws.groupby("category_size"):
+        grid = np.linspace(-2, 9, 40001)
+        cdf = normal_cdf(grid).astype(float) ** size
+        density = np.gradient(cdf, grid)
+        mean = np.trapezoid(grid * density, grid)
+        sd = np.sqrt(np.trapezoid(grid * grid * density, grid) - mean**2)
+        maxima = group.candidate_u_1.to_numpy()
+        assert abs(maxima.mean() - mean) <= 5 * sd / np.sqrt(len(maxima)), size
+        assert abs(maxima.std() - sd) <= 0.15 * sd, size
+        minima = group.candidate_u_5.to_numpy()
+        assert abs(-minima.mean() - mean) <= 5 * sd / np.sqrt(len(minima)), size
+
+
+def test_the_normal_quantile_is_as241(built: Project) -> None:
+    """macros/statistics/normal_quantile.sql gives Python's NormalDist().inv_cdf (the same
+    algorithm, AS241) to 1e-15, from 1e-300 to 1 - 1e-16."""
+    points = [1e-300, 1e-20, 1e-9, 1e-4, 0.02, 0.075, 0.3, 0.5, 0.7, 0.925, 0.98, 1 - 1e-9, 1 - 1e-16]
+    values = ", ".join(f"({p!r})" for p in points)
+    compiled = built.dbt("compile", "--quiet", "--inline",
+                         f"select p, {{{{ normal_quantile('p') }}}} as z from (values {values}) as t(p)")
+    sql = compiled.stdout[compiled.stdout.index("select"):]
+    for p, z in duckdb.sql(sql).fetchall():
+        assert z == pytest.approx(statistics.NormalDist().inv_cdf(p), rel=1e-15, abs=1e-15), p
 
 
 # --- properties on constructed tables --------------------------------------------------------

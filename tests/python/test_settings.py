@@ -66,6 +66,11 @@ WRONG = [
      "invalid rank-uncertainty settings: rank_uncertainty_replicates = 0 (a whole number >= 1 is "
      "allowed); rank_uncertainty_method = bootsrap (allowed: 'bootstrap', 'normal', 'auto')"),
     ("{rank_band_outside: 0.95}", "rank_band_outside = 0.95 must be below rank_band_secure = 0.9"),
+    ("{rank_sets_se_buckets: 0, rank_sets_coverage: 1.5}",
+     "invalid rank-set settings: rank_sets_coverage = 1.5 (a probability strictly between 0 and 1 "
+     "is allowed); rank_sets_se_buckets = 0 (a whole number from 1 to 100 is allowed)"),
+    ("{rank_sets_row_budget: 2.5}",
+     "rank_sets_row_budget = 2.5 (a whole number from 1 to 10000000000 is allowed)"),
     ("{outcomes_method: bootstrap}",
      'var outcomes_method must be one of auto, resample, closed_form, got "bootstrap"'),
     ("{outcomes_row_budget: -1}", "var outcomes_row_budget must be a whole number >= 0"),

@@ -12,11 +12,10 @@
     The se is composite_se, already in the sample-variance form (not shrunk by (n - 1)/n:
     macros/statistics/small_sample_factor.sql).
 
-    Only the categories whose draws fit rank_sets_row_budget (papers x B, smallest categories
-    first) are here; the others get no sets.
+    Only the categories of the exact path are here (int_rank_set_categories: their draws fit
+    rank_sets_row_budget); the others are int_rank_set_scaled_estimates'.
 -#}
 {{ config(materialized="table") }}
-{%- set settings = rank_sets_settings() %}
 
 with
 
@@ -32,6 +31,12 @@ errors as (
 
 ),
 
+categories as (
+
+    select * from {{ ref('int_rank_set_categories') }}
+
+),
+
 keyed as (
 
     select
@@ -43,51 +48,35 @@ keyed as (
         rankings.paper_id as item_key,
         rankings.local_top_overall as estimate,
         errors.composite_se as se,
-        dense_rank() over (order by rankings.venue, rankings.category) as group_key,
+        categories.group_key,
         row_number() over (order by rankings.paper_id) as item_number
 
     from rankings
     inner join errors
         on rankings.paper_id = errors.paper_id
-
-),
-
--- draw rows of each category and of every category not larger (ties: by group_key)
-budgeted as (
-
-    select
-        group_key,
-        sum(category_size * {{ settings.draws }}) over (
-            order by category_size, group_key rows between unbounded preceding and current row
-        ) as cumulative_draw_rows
-
-    from (
-        select distinct
-            group_key,
-            category_size
-        from keyed
-    ) as categories
+    inner join categories
+        on
+            rankings.venue = categories.venue
+            and rankings.category = categories.category
+    where categories.rank_set_method = 'exact'
 
 ),
 
 final as (
 
     select
-        keyed.venue,
-        keyed.category,
-        keyed.paper_id,
-        keyed.category_rank,
-        keyed.category_size,
-        keyed.group_key,
-        keyed.item_number,
-        keyed.item_key,
-        keyed.estimate,
-        keyed.se
+        venue,
+        category,
+        paper_id,
+        category_rank,
+        category_size,
+        group_key,
+        item_number,
+        item_key,
+        estimate,
+        se
 
     from keyed
-    inner join budgeted
-        on keyed.group_key = budgeted.group_key
-    where budgeted.cumulative_draw_rows <= {{ settings.row_budget }}
 
 )
 

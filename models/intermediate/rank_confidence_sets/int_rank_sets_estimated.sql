@@ -6,6 +6,11 @@
     tau-best set with tau = top_n (with that probability it holds every paper truly in the
     top-N) and is_certainly_top_n the papers whose simultaneous upper bound is <= top_n.
     Rank 1 is the highest composite.
+
+    Two paths (int_rank_set_categories): `exact` categories are computed here from the exact
+    path's critical values; `scaled` ones (too large for papers x B draw rows) come from
+    int_rank_sets_scaled, conservative (at worst a little wider, the same coverage).
+    rank_set_method says which.
 -#}
 {%- set settings = rank_sets_settings() %}
 
@@ -23,9 +28,15 @@ critical_values as (
 
 ),
 
+scaled as (
+
+    select * from {{ ref('int_rank_sets_scaled') }}
+
+),
+
 {{ rank_set_bound_ctes('bounds', 'estimates', 'critical_values', tau=var('top_n')) }},
 
-final as (
+exact as (
 
     select
         estimates.venue,
@@ -46,14 +57,38 @@ final as (
         bounds.marginal_bound_share,
         bounds.marginal_converged,
         bounds.simultaneous_converged,
-        {{ settings.coverage | float }} as coverage,
-        {{ settings.draws }} as draws
+        'exact' as rank_set_method
 
     from estimates
     inner join bounds
         on
             estimates.group_key = bounds.group_key
             and estimates.item_number = bounds.item_number
+
+),
+
+both_paths as (
+
+    select * from exact
+
+    union all
+
+    select
+        *,
+        'scaled' as rank_set_method
+
+    from scaled
+
+),
+
+final as (
+
+    select
+        *,
+        {{ settings.coverage | float }} as coverage,
+        {{ settings.draws }} as draws
+
+    from both_paths
 
 )
 
