@@ -171,6 +171,7 @@ bench: setup ## the ranking, uncertainty, rank-set, outcome and report-page benc
 	$(PY) -m bench $(if $(BENCH_SCALES),--scales "$(BENCH_SCALES)")
 	$(PY) -m bench.uncertainty
 	$(PY) -m bench.rank_sets --synthetic 2000:1,20000:10,100000:50
+	$(PY) -m bench.rank_sets --scales 1m-short,1m-many --runs 2
 	$(PY) -m bench.outcomes --synthetic 1000000
 	@if [ -f "$(PAPERRANK_PUBLISHED_DB)" ]; then \
 	    $(PY) -m paperrank.report.bench --db "$(PAPERRANK_PUBLISHED_DB)" && \
