@@ -79,7 +79,7 @@ def warehouse_rows(db: Path, vars_json: str, runs: int) -> list[str]:
         scratch = Path(folder)
         copy = scratch / "warehouse.duckdb"
         shutil.copy(db, copy)
-        for label, select in (("rank sets (5 models)", RANK_SETS),
+        for label, select in (("rank sets (every rank-set model)", RANK_SETS),
                               ("review bootstrap (yardstick)", "int_bootstrap_paper_ranks")):
             before = os.getloadavg()[0]
             results = [dbt_run(copy, scratch, select, vars_json) for _ in range(runs)]

@@ -22,12 +22,31 @@ draws as (
 
 ),
 
-{{ rank_set_scaled_critical_value_ctes('critical', 'estimates', 'draws', settings) }},
+{%- if rank_set_scaled_path_used(ref('int_rank_set_categories')) %}
 
-final as (
+    {{ rank_set_scaled_critical_value_ctes('critical', 'estimates', 'draws', settings) }},
 
-    select * from critical
+    final as (
 
-)
+        select * from critical
+
+    )
+{%- else %}
+
+    -- no category takes the scaled path: the same columns, no rows
+    final as (
+
+        select
+            group_key,
+            se_cell,
+            cast(0 as double) as marginal_critical_value,
+            cast(0 as double) as marginal_bound_share,
+            cast(0 as double) as simultaneous_critical_value,
+            cast(0 as double) as simultaneous_critical_value_previous
+
+        from estimates
+
+    )
+{%- endif %}
 
 select * from final

@@ -29,12 +29,33 @@ scaled_categories as (
 
 ),
 
-{{ rank_set_scaled_draw_ctes('draws', 'scaled_categories', settings) }},
+{%- if rank_set_scaled_path_used(ref('int_rank_set_categories')) %}
 
-final as (
+    {{ rank_set_scaled_draw_ctes('draws', 'scaled_categories', settings) }},
 
-    select * from draws
+    final as (
 
-)
+        select * from draws
+
+    )
+{%- else %}
+
+    -- no category takes the scaled path: the same columns, no rows
+    final as (
+
+        select
+            group_key,
+            cast(0 as bigint) as draw,
+            cast(0 as double) as u_self,
+            cast(0 as double) as outside_max,
+        {%- for slot in range(1, 2 * settings.candidates + 1) %}
+                cast(0 as bigint) as candidate_item_{{ slot }},
+                cast(0 as double) as candidate_u_{{ slot }}{{ ',' if not loop.last }}
+        {%- endfor %}
+
+        from scaled_categories
+
+    )
+{%- endif %}
 
 select * from final
