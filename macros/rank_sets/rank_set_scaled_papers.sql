@@ -2,7 +2,7 @@
     The papers of the scaled rank-set path with what its counts need, as a chain of CTEs ending
     in `name`: per paper (int_rank_set_scaled_estimates) its estimate, se, bucket and cell, its
     cell's marginal and its category's simultaneous critical value
-    (int_rank_set_scaled_critical_values), the category's size and smallest se, and its bin:
+    (int_rank_set_scaled_critical_values), the category's size, and its bin:
     the category's range of estimates cut into n equal bins, bin(v) = floor((v - low) / w),
     w = (high - low) / (n - 1) (1 when every estimate is the same), so bins 0..n - 1 are
     numbered like the category's papers.
@@ -13,7 +13,6 @@
     select
         group_key,
         count(*) as group_size,
-        min(se) as se_min,
         min(estimate) as low,
         case
             when count(*) > 1 and max(estimate) > min(estimate)
@@ -39,12 +38,9 @@
         ranges.low,
         ranges.bin_width,
         ranges.group_size,
-        ranges.se_min,
         items.category_rank,
         critical.marginal_critical_value,
-        critical.simultaneous_critical_value,
-        critical.simultaneous_critical_value_previous,
-        critical.marginal_bound_share
+        critical.simultaneous_critical_value
 
     from {{ estimates }} as items
     inner join {{ name }}_range as ranges

@@ -49,8 +49,8 @@ scaled_categories as (
             cast(0 as double) as u_self,
             cast(0 as double) as outside_max,
         {%- for slot in range(1, 2 * settings.candidates + 1) %}
-                cast(0 as bigint) as candidate_item_{{ slot }},
-                cast(0 as double) as candidate_u_{{ slot }}{{ ',' if not loop.last }}
+            cast(0 as bigint) as candidate_item_{{ slot }},
+            cast(0 as double) as candidate_u_{{ slot }}{{ ',' if not loop.last }}
         {%- endfor %}
 
         from scaled_categories
