@@ -34,14 +34,19 @@
     SplitMix64 as a chain of CTEs (one stage per CTE keeps DuckDB from expanding the nested
     expression 16-fold). `source` is a CTE with the columns `columns` plus `stream_state`
     (state(seed, k), UBIGINT) and `stream_position` (c); the last CTE, named `name`, has
-    `columns` plus `random_bits`, the draw.
+    `columns` plus `random_bits`, the draw. `outputs` (output column -> position column of
+    `source`) draws several positions of the same stream in one row, where a row needs more
+    than one draw: cheaper than one row per draw regrouped afterwards.
 -#}
-{% macro splitmix64_ctes(name, source, columns) -%}
+{% macro splitmix64_ctes(name, source, columns, outputs={'random_bits': 'stream_position'}) -%}
     {{ name }}_position as (
 
     select
         {{ columns | join(', ') }},
-        {{ mul_add64('stream_position', splitmix64_gamma(), 'stream_state') }} as z
+    {%- for output, position in outputs.items() %}
+        {{ mul_add64(position, splitmix64_gamma(), 'stream_state') }} as {{ output }}
+        {%- if not loop.last %},{% endif %}
+    {%- endfor %}
 
     from {{ source }}
 
@@ -51,7 +56,10 @@
 
     select
         {{ columns | join(', ') }},
-        {{ mul_add64(xorshift64('z', 30), '13787848793156543929') }} as z
+    {%- for output in outputs %}
+        {{ mul_add64(xorshift64(output, 30), '13787848793156543929') }} as {{ output }}
+        {%- if not loop.last %},{% endif %}
+    {%- endfor %}
 
     from {{ name }}_position
 
@@ -61,7 +69,10 @@
 
     select
         {{ columns | join(', ') }},
-        {{ mul_add64(xorshift64('z', 27), '10723151780598845931') }} as z
+    {%- for output in outputs %}
+        {{ mul_add64(xorshift64(output, 27), '10723151780598845931') }} as {{ output }}
+        {%- if not loop.last %},{% endif %}
+    {%- endfor %}
 
     from {{ name }}_mixed_1
 
@@ -71,7 +82,10 @@
 
     select
         {{ columns | join(', ') }},
-        {{ xorshift64('z', 31) }} as random_bits
+    {%- for output in outputs %}
+        {{ xorshift64(output, 31) }} as {{ output }}
+        {%- if not loop.last %},{% endif %}
+    {%- endfor %}
 
     from {{ name }}_mixed_2
 

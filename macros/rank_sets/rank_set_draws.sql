@@ -38,31 +38,18 @@
         streams.group_key,
         streams.item_number,
         draws.draw,
-        halves.half,
         streams.stream_state,
-        2 * draws.draw - 2 + halves.half as stream_position
+        2 * draws.draw - 1 as stream_position_1,
+        2 * draws.draw as stream_position_2
 
     from {{ name }}_streams as streams
     cross join {{ integer_series('draw', settings.draws) }} as draws
-    cross join {{ integer_series('half', 2) }} as halves
 
 ),
 
-{{ splitmix64_ctes(name ~ '_bits', name ~ '_slots', ['group_key', 'item_number', 'draw', 'half']) }},
-
-{{ name }}_uniform as (
-
-    select
-        group_key,
-        item_number,
-        draw,
-        max(case when half = 1 then {{ unit_interval64('random_bits') }} end) as u1,
-        max(case when half = 2 then {{ unit_interval64('random_bits') }} end) as u2
-
-    from {{ name }}_bits
-    group by group_key, item_number, draw
-
-),
+-- both halves of a draw in one row (positions 2b - 2 + h, h = 1, 2)
+{{ splitmix64_ctes(name ~ '_bits', name ~ '_slots', ['group_key', 'item_number', 'draw'],
+    {'random_bits_1': 'stream_position_1', 'random_bits_2': 'stream_position_2'}) }},
 
 {{ name }} as (
 
@@ -70,9 +57,9 @@
         group_key,
         item_number,
         draw,
-        {{ standard_normal('u1', 'u2') }} as u
+        {{ standard_normal(unit_interval64('random_bits_1'), unit_interval64('random_bits_2')) }} as u
 
-    from {{ name }}_uniform
+    from {{ name }}_bits
 
 )
 {%- endmacro %}

@@ -17,6 +17,9 @@
 {% macro rank_set_partner_ctes(name, estimates, draws, settings) -%}
     {%- set slots = 2 * settings.candidates -%}
     {%- set minus_infinite = '-1e308' -%}
+    {#- the sort key first (u, then the item number, negated so that the smaller ranks higher) -#}
+    {%- set fields = {'u': 'u', 'item_order': '-item_number', 'z': 'z', 'estimate': 'estimate',
+        'se': 'se'} -%}
     {{ name }}_items as (
 
     select
@@ -48,7 +51,7 @@
 
 ),
 
-{{ name }}_ranked as (
+{{ name }}_keyed as (
 
     select
         draws.group_key,
@@ -60,13 +63,7 @@
         items.se,
         items.r_low,
         items.r_high,
-        row_number() over (
-            partition by draws.group_key, draws.draw order by draws.u desc, draws.item_number
-        ) as rank_high,
-        -- one sort: the ranks from below are the ranks from above read backwards
-        items.group_size + 1 - row_number() over (
-            partition by draws.group_key, draws.draw order by draws.u desc, draws.item_number
-        ) as rank_low
+        items.group_size
 
     from {{ draws }} as draws
     inner join {{ name }}_items as items
@@ -76,40 +73,46 @@
 
 ),
 
+-- each draw's K + 1 highest and K + 1 lowest u with their items, by a top-n aggregate (no sort
+-- of the draw): ordered by u, ties by the item number (the smaller ranks higher)
+{{ name }}_extremes as (
+
+    select
+        group_key,
+        draw,
+        max(group_size) as group_size,
+        {{ top_n_structs(fields, settings.candidates + 1, true) }} as highest,
+        {{ top_n_structs(fields, settings.candidates + 1, false) }} as lowest
+
+    from {{ name }}_keyed
+    group by group_key, draw
+
+),
+
 -- each draw's 2K candidates, one slot each: slot s <= K is the s-th highest u, slot K + s the
--- s-th lowest (a small group's item can fill two slots)
+-- s-th lowest (a small group's item can fill two slots); m_b, the largest |u| of the items that
+-- are neither (those between the (K + 1)-th highest and lowest; none: no bound needed)
 {{ name }}_candidates as (
 
     select
         group_key,
         draw,
     {%- for slot in range(1, slots + 1) %}
-            {%- set test = ('rank_high = ' ~ slot) if slot <= settings.candidates
-                else ('rank_low = ' ~ (slot - settings.candidates)) %}
-            max(case when {{ test }} then item_number end) as partner_number_{{ slot }},
-            max(case when {{ test }} then z end) as partner_z_{{ slot }},
-            max(case when {{ test }} then estimate end) as partner_estimate_{{ slot }},
-            max(case when {{ test }} then se end) as partner_se_{{ slot }}
-        {%- if not loop.last %},{% endif %}
+            {%- set element = list_element('highest', slot) if slot <= settings.candidates
+                else list_element('lowest', slot - settings.candidates) %}
+            -{{ element }}.item_order as partner_number_{{ slot }},
+            {{ element }}.z as partner_z_{{ slot }},
+            {{ element }}.estimate as partner_estimate_{{ slot }},
+            {{ element }}.se as partner_se_{{ slot }},
     {%- endfor %}
+        case
+            when group_size > {{ slots }} then greatest(
+                abs({{ list_element('highest', settings.candidates + 1) }}.u),
+                abs({{ list_element('lowest', settings.candidates + 1) }}.u)
+            )
+        end as outside_max
 
-    from {{ name }}_ranked
-    where rank_high <= {{ settings.candidates }} or rank_low <= {{ settings.candidates }}
-    group by group_key, draw
-
-),
-
--- m_b: the largest |u| of the items that are not candidates (none: no bound needed)
-{{ name }}_outside as (
-
-    select
-        group_key,
-        draw,
-        max(abs(u)) as outside_max
-
-    from {{ name }}_ranked
-    where rank_high > {{ settings.candidates }} and rank_low > {{ settings.candidates }}
-    group by group_key, draw
+    from {{ name }}_extremes
 
 ),
 
@@ -117,44 +120,32 @@
 {{ name }}_bounded as (
 
     select
-        ranked.group_key,
-        ranked.item_number,
-        ranked.draw,
-        ranked.z,
-        ranked.estimate,
-        ranked.se,
-        outside.outside_max,
+        keyed.group_key,
+        keyed.item_number,
+        keyed.draw,
+        keyed.z,
+        keyed.estimate,
+        keyed.se,
+    {%- for slot in range(1, slots + 1) %}
+        candidates.partner_number_{{ slot }},
+        candidates.partner_z_{{ slot }},
+        candidates.partner_estimate_{{ slot }},
+        candidates.partner_se_{{ slot }},
+    {%- endfor %}
+        candidates.outside_max,
         case
-            when outside.outside_max is null then null
-            when abs(ranked.u) + outside.outside_max = 0 then 0.0
-            else least(ranked.r_high, greatest(ranked.r_low,
-                abs(ranked.u) / sqrt(ranked.u * ranked.u + outside.outside_max * outside.outside_max)))
+            when candidates.outside_max is null then null
+            when abs(keyed.u) + candidates.outside_max = 0 then 0.0
+            else least(keyed.r_high, greatest(keyed.r_low,
+                abs(keyed.u) / sqrt(keyed.u * keyed.u + candidates.outside_max * candidates.outside_max)))
         end as r_best,
-        abs(ranked.u) as u_abs
+        abs(keyed.u) as u_abs
 
-    from {{ name }}_ranked as ranked
-    left join {{ name }}_outside as outside
+    from {{ name }}_keyed as keyed
+    inner join {{ name }}_candidates as candidates
         on
-            ranked.group_key = outside.group_key
-            and ranked.draw = outside.draw
-
-),
-
-{{ name }}_rows as (
-
-    select
-        group_key,
-        item_number,
-        draw,
-        z,
-        estimate,
-        se,
-        case
-            when outside_max is null then {{ minus_infinite }}
-            else r_best * u_abs + sqrt(greatest(1.0 - r_best * r_best, 0.0)) * outside_max
-        end as outside_bound
-
-    from {{ name }}_bounded
+            keyed.group_key = candidates.group_key
+            and keyed.draw = candidates.draw
 
 ),
 
@@ -163,26 +154,25 @@
 {{ name }} as (
 
     select
-        rows.group_key,
-        rows.item_number,
-        rows.draw,
-        rows.outside_bound,
+        group_key,
+        item_number,
+        draw,
+        case
+            when outside_max is null then {{ minus_infinite }}
+            else r_best * u_abs + sqrt(greatest(1.0 - r_best * r_best, 0.0)) * outside_max
+        end as outside_bound,
     {%- for slot in range(1, slots + 1) %}
-            case when candidates.partner_number_{{ slot }} != rows.item_number then
-                {{ rank_set_scaled_difference('rows.z', 'candidates.partner_z_' ~ slot, 'rows.se',
-                    'candidates.partner_se_' ~ slot, '0.0') }}
+            case when partner_number_{{ slot }} != item_number then
+                {{ rank_set_scaled_difference('z', 'partner_z_' ~ slot, 'se',
+                    'partner_se_' ~ slot, '0.0') }}
             end as d_{{ slot }},
-            case when candidates.partner_number_{{ slot }} != rows.item_number then
-                {{ rank_set_scaled_difference('rows.estimate', 'candidates.partner_estimate_' ~ slot, 'rows.se',
-                    'candidates.partner_se_' ~ slot, '1e300') }}
+            case when partner_number_{{ slot }} != item_number then
+                {{ rank_set_scaled_difference('estimate', 'partner_estimate_' ~ slot, 'se',
+                    'partner_se_' ~ slot, '1e300') }}
             end as t_{{ slot }} {%- if not loop.last %},{% endif %}
     {%- endfor %}
 
-    from {{ name }}_rows as rows
-    inner join {{ name }}_candidates as candidates
-        on
-            rows.group_key = candidates.group_key
-            and rows.draw = candidates.draw
+    from {{ name }}_bounded
 
 )
 {%- endmacro %}

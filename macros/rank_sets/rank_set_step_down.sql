@@ -41,15 +41,25 @@
         partners.item_number,
         partners.draw,
         partners.outside_bound,
-        {%- for kind in ('marginal', 'simultaneous') %}
-            greatest(
+        {%- if step == 1 %}
+            {#- every critical value starts infinite and every |t| is at most 1e300: no pair is
+                rejected yet, and both statistics are the largest |D| over the partners -#}
+            coalesce(greatest(
                 {%- for slot in range(1, slots + 1) %}
-                    coalesce({{ rank_set_pair_statistic('partners.t_' ~ slot, 'partners.d_' ~ slot,
-                        'previous.' ~ kind ~ '_critical_value') }}, {{ minus_infinite }})
+                    abs(partners.d_{{ slot }}) {%- if not loop.last %},{% endif %}
+                {%- endfor %}
+            ), {{ minus_infinite }}) as marginal_exact
+        {%- else %}
+        {%- for kind in ('marginal', 'simultaneous') %}
+            coalesce(greatest(
+                {%- for slot in range(1, slots + 1) %}
+                    {{ rank_set_pair_statistic('partners.t_' ~ slot, 'partners.d_' ~ slot,
+                        'previous.' ~ kind ~ '_critical_value') }}
                     {%- if not loop.last %},{% endif %}
                 {%- endfor %}
-            ) as {{ kind }}_exact {%- if not loop.last %},{% endif %}
+            ), {{ minus_infinite }}) as {{ kind }}_exact {%- if not loop.last %},{% endif %}
         {%- endfor %}
+        {%- endif %}
 
     from {{ partners }} as partners
     inner join {{ name }}_step_{{ step - 1 }} as previous
@@ -66,7 +76,8 @@
         item_number,
         draw,
         greatest(marginal_exact, outside_bound) as marginal_statistic,
-        greatest(simultaneous_exact, outside_bound) as simultaneous_statistic,
+        greatest({{ 'marginal_exact' if step == 1 else 'simultaneous_exact' }}, outside_bound)
+            as simultaneous_statistic,
         case when outside_bound > marginal_exact then 1.0 else 0.0 end as marginal_bound_decided
 
     from {{ name }}_step_{{ step }}_candidates

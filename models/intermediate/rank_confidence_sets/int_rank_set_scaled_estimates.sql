@@ -7,55 +7,34 @@
     (se_bucket, one of rank_sets_se_buckets shares: the pair counts take every partner of a
     bucket at the bucket's largest se).
 
-    Estimates and standard errors as on the exact path (int_rank_set_estimates), with the same
-    assumptions.
+    Estimates, standard errors and their assumptions: int_rank_set_papers.
 -#}
 {{ config(materialized="table") }}
 {%- set settings = rank_sets_settings() %}
 
 with
 
-rankings as (
+papers as (
 
-    select * from {{ ref('paper_rankings') }}
-
-),
-
-errors as (
-
-    select * from {{ ref('int_normal_composite_errors') }}
-
-),
-
-categories as (
-
-    select * from {{ ref('int_rank_set_categories') }}
+    select * from {{ ref('int_rank_set_papers') }}
 
 ),
 
 ordered as (
 
     select
-        rankings.venue,
-        rankings.category,
-        rankings.paper_id,
-        rankings.category_rank,
-        rankings.category_size,
-        categories.group_key,
-        rankings.local_top_overall as estimate,
-        errors.composite_se as se,
-        row_number() over (
-            partition by categories.group_key order by errors.composite_se, rankings.paper_id
-        ) as category_item_number
+        venue,
+        category,
+        paper_id,
+        category_rank,
+        category_size,
+        group_key,
+        estimate,
+        se,
+        row_number() over (partition by group_key order by se, paper_id) as category_item_number
 
-    from rankings
-    inner join errors
-        on rankings.paper_id = errors.paper_id
-    inner join categories
-        on
-            rankings.venue = categories.venue
-            and rankings.category = categories.category
-    where categories.rank_set_method = 'scaled'
+    from papers
+    where rank_set_method = 'scaled'
 
 ),
 
