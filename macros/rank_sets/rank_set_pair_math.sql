@@ -32,21 +32,28 @@
     end
 {%- endmacro %}
 
-{#- The largest r a + sqrt(1 - r^2) b over r in [r_low, r_high] (within [0, 1]): with
-    r = cos(theta) it is R cos(theta - phi), largest at the r nearest to |a| / sqrt(a^2 + b^2)
-    when a, b >= 0 and at an end otherwise, so the largest of the three values is the
-    maximum (each is attained). Arguments are columns: each is read several times. -#}
-{% macro rank_set_arc_max(a, b, r_low, r_high) -%}
-    {%- set r_best -%}
-        case
-            when {{ a }} * {{ a }} + {{ b }} * {{ b }} > 0
-                then least({{ r_high }}, greatest({{ r_low }}, abs({{ a }}) / sqrt({{ a }} * {{ a }} + {{ b }} * {{ b }})))
-            else {{ r_low }}
-        end
-    {%- endset -%}
+{#- sqrt(1 - r^2) for a weight share r in [0, 1] (clamped against rounding): the weight of the
+    partner's draw in D_ik. -#}
+{% macro rank_set_partner_share(r) -%}
+    sqrt(greatest(1.0 - {{ r }} * {{ r }}, 0.0))
+{%- endmacro %}
+
+{#- The largest |r a + q b| with q = sqrt(1 - r^2) over r in [r_low, r_high] (within [0, 1];
+    q_low, q_high the q of the ends, rank_set_partner_share). With r = cos(theta) it is
+    |R cos(theta - phi)|, R = sqrt(a^2 + b^2): R where the direction of (|a|, |b|) falls inside
+    the range (a and b of one sign and |a| / R in [r_low, r_high]), else the larger end, since
+    on [0, pi/2] it is largest at its peak or at an end. Both signs at once: the pairs (i, k)
+    and (k, i) have D of opposite signs. Arguments are columns: each is read several times. -#}
+{% macro rank_set_arc_max(a, b, r_low, q_low, r_high, q_high) -%}
     greatest(
-        {{ r_low }} * {{ a }} + sqrt(greatest(1.0 - {{ r_low }} * {{ r_low }}, 0.0)) * {{ b }},
-        {{ r_high }} * {{ a }} + sqrt(greatest(1.0 - {{ r_high }} * {{ r_high }}, 0.0)) * {{ b }},
-        ({{ r_best }}) * {{ a }} + sqrt(greatest(1.0 - ({{ r_best }}) * ({{ r_best }}), 0.0)) * {{ b }}
+        abs({{ r_low }} * {{ a }} + {{ q_low }} * {{ b }}),
+        abs({{ r_high }} * {{ a }} + {{ q_high }} * {{ b }}),
+        case
+            when
+                {{ a }} * {{ b }} >= 0
+                and {{ a }} * {{ a }} >= {{ r_low }} * {{ r_low }} * ({{ a }} * {{ a }} + {{ b }} * {{ b }})
+                and {{ a }} * {{ a }} <= {{ r_high }} * {{ r_high }} * ({{ a }} * {{ a }} + {{ b }} * {{ b }})
+                then sqrt({{ a }} * {{ a }} + {{ b }} * {{ b }})
+        end
     )
 {%- endmacro %}

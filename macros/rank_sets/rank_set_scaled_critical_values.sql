@@ -10,7 +10,7 @@
     gives in distribution: the sets keep their coverage, at worst a little wider.
 
     With r = se_i / sqrt(se_i^2 + se_k^2), D_ik = r u_i - sqrt(1 - r^2) u_k, and the largest of
-    r a + sqrt(1 - r^2) b over a range of r is rank_set_arc_max:
+    |r a + sqrt(1 - r^2) b| over a range of r is rank_set_arc_max:
 
     - Marginal, per cell of similar se [se_low, se_high] (papers of a cell share one value): in
       draw b, the paper's own draw is u_self; against each candidate k exactly, |D_ik| at its
@@ -124,13 +124,11 @@
         cells.se_cell,
         candidates.draw,
         candidates.u_self,
-        -candidates.u_self as u_self_negated,
         abs(candidates.u_self) as u_self_abs,
         candidates.outside_max,
         {{ rank_set_weight_share('cells.cell_se_low', 'candidates.se_max') }} as outside_r_low,
         {{ rank_set_weight_share('cells.cell_se_high', 'candidates.se_min') }} as outside_r_high,
     {%- for s in range(1, slots + 1) %}
-            candidates.candidate_u_{{ s }},
             -candidates.candidate_u_{{ s }} as candidate_u_negated_{{ s }},
             {{ rank_set_weight_share('cells.cell_se_low', 'candidates.candidate_se_' ~ s) }} as r_low_{{ s }},
             {{ rank_set_weight_share('cells.cell_se_high', 'candidates.candidate_se_' ~ s) }} as r_high_{{ s }}
@@ -143,6 +141,24 @@
 
 ),
 
+{{ name }}_marginal_shares as (
+
+    select
+        *,
+        {{ rank_set_partner_share('outside_r_low') }} as outside_q_low,
+        {{ rank_set_partner_share('outside_r_high') }} as outside_q_high,
+    {%- for s in range(1, slots + 1) %}
+            {{ rank_set_partner_share('r_low_' ~ s) }} as q_low_{{ s }},
+            {{ rank_set_partner_share('r_high_' ~ s) }} as q_high_{{ s }}
+            {{- ',' if not loop.last }}
+    {%- endfor %}
+
+    from {{ name }}_marginal_ranges
+
+),
+
+-- |D| = |r u_self - sqrt(1 - r^2) u_k| at its largest over the cell's r, for each candidate k
+-- and (the bound) for every other paper
 {{ name }}_marginal_bounds as (
 
     select
@@ -151,14 +167,15 @@
         draw,
         greatest(
         {%- for s in range(1, slots + 1) %}
-                {{ rank_set_arc_max('u_self', 'candidate_u_negated_' ~ s, 'r_low_' ~ s, 'r_high_' ~ s) }},
-                {{ rank_set_arc_max('u_self_negated', 'candidate_u_' ~ s, 'r_low_' ~ s, 'r_high_' ~ s) }}
+                {{ rank_set_arc_max('u_self', 'candidate_u_negated_' ~ s, 'r_low_' ~ s, 'q_low_' ~ s,
+                    'r_high_' ~ s, 'q_high_' ~ s) }}
                 {{- ',' if not loop.last }}
         {%- endfor %}
         ) as candidates_max,
-        {{ rank_set_arc_max('u_self_abs', 'outside_max', 'outside_r_low', 'outside_r_high') }} as outside_bound
+        {{ rank_set_arc_max('u_self_abs', 'outside_max', 'outside_r_low', 'outside_q_low',
+            'outside_r_high', 'outside_q_high') }} as outside_bound
 
-    from {{ name }}_marginal_ranges
+    from {{ name }}_marginal_shares
 
 ),
 
@@ -177,6 +194,23 @@
 ),
 
 -- simultaneous: the candidates' pairs exactly, the bounds for every pair with another paper
+{{ name }}_pair_shares as (
+
+    select
+        *,
+        {{ rank_set_weight_share('se_min', 'se_max') }} as outside_r_low,
+        {{ rank_set_weight_share('se_max', 'se_min') }} as outside_r_high,
+    {%- for s in range(1, slots + 1) %}
+            abs(candidate_u_{{ s }}) as candidate_u_abs_{{ s }},
+            {{ rank_set_weight_share('candidate_se_' ~ s, 'se_max') }} as r_low_{{ s }},
+            {{ rank_set_weight_share('candidate_se_' ~ s, 'se_min') }} as r_high_{{ s }}
+            {{- ',' if not loop.last }}
+    {%- endfor %}
+
+    from {{ name }}_candidates
+
+),
+
 {{ name }}_pairs as (
 
     select
@@ -184,12 +218,13 @@
         draw,
         greatest(
         {%- for s in range(1, slots + 1) %}
-                {{ rank_set_arc_max('abs(candidate_u_' ~ s ~ ')', 'outside_max',
-                    rank_set_weight_share('candidate_se_' ~ s, 'se_max'),
-                    rank_set_weight_share('candidate_se_' ~ s, 'se_min')) }},
+                {{ rank_set_arc_max('candidate_u_abs_' ~ s, 'outside_max',
+                    'r_low_' ~ s, rank_set_partner_share('r_low_' ~ s),
+                    'r_high_' ~ s, rank_set_partner_share('r_high_' ~ s)) }},
         {%- endfor %}
-            {{ rank_set_arc_max('outside_max', 'outside_max', rank_set_weight_share('se_min', 'se_max'),
-                rank_set_weight_share('se_max', 'se_min')) }}
+            {{ rank_set_arc_max('outside_max', 'outside_max',
+                'outside_r_low', rank_set_partner_share('outside_r_low'),
+                'outside_r_high', rank_set_partner_share('outside_r_high')) }}
         ) as bound_max,
     {%- for s, other in pairs %}
             {{ rank_set_scaled_difference('candidate_estimate_' ~ s, 'candidate_estimate_' ~ other,
@@ -200,7 +235,7 @@
             {{- ',' if not loop.last }}
     {%- endfor %}
 
-    from {{ name }}_candidates
+    from {{ name }}_pair_shares
 
 ),
 
