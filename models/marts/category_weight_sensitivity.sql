@@ -79,8 +79,9 @@ final as (
             when scenario_overlaps.category_size = 1 then 1.0
             when scenario_overlaps.category_size <= {{ settings.weight_tau_max_papers }}
                 then
-                    1.0 - 4.0 * coalesce(discordance.discordant_pairs, 0)
-                    / (scenario_overlaps.category_size * (scenario_overlaps.category_size - 1))
+                    -- in doubles on both engines (Spark would keep 1.0 and 4.0 as decimals)
+                    1.0 - 4.0 * cast(coalesce(discordance.discordant_pairs, 0) as double)
+                    / cast(scenario_overlaps.category_size * (scenario_overlaps.category_size - 1) as double)
         end as kendall_tau
 
     from scenario_overlaps

@@ -182,7 +182,8 @@ point as (
             avg(draw_rank) as posterior_expected_rank,
             cast(percentile_disc(0.05) within group (order by draw_rank) as bigint) as posterior_rank_p05,
             cast(percentile_disc(0.95) within group (order by draw_rank) as bigint) as posterior_rank_p95,
-            avg(case when draw_rank <= {{ var('top_n') }} then 1.0 else 0.0 end) as posterior_p_top_n,
+            -- 0/1 integers: a double on both engines (Spark averages decimals to a decimal)
+            avg(case when draw_rank <= {{ var('top_n') }} then 1 else 0 end) as posterior_p_top_n,
             count(*) as posterior_draws
 
         from draw_ranks

@@ -57,7 +57,8 @@ summarized as (
                 cast(percentile_disc(0.50) within group (order by replicate_rank) as bigint) as rank_p50,
                 cast(percentile_disc(0.95) within group (order by replicate_rank) as bigint) as rank_p95,
                 avg(replicate_rank) as rank_mean,
-                avg(case when replicate_rank <= {{ top_n }} then 1.0 else 0.0 end) as p_top_n,
+                -- 0/1 integers: a double on both engines (Spark averages decimals to a decimal)
+                avg(case when replicate_rank <= {{ top_n }} then 1 else 0 end) as p_top_n,
                 count(*) as replicates
 
             from bootstrapped

@@ -108,10 +108,11 @@ ranked as (
 
     select
         *,
-        row_number() over (
+        -- bigint on both engines (Spark's row_number is an int): the mart's contract
+        cast(row_number() over (
             partition by venue, category
             order by {{ ranking_order('local_top_overall') }}
-        ) as category_rank
+        ) as bigint) as category_rank
 
     from scored
 

@@ -34,7 +34,7 @@ with_previous as (
 
     select
         *,
-        row_number() over (partition by paper_id order by snapshot_at asc) as snapshot_number,
+        cast(row_number() over (partition by paper_id order by snapshot_at asc) as bigint) as snapshot_number,
         count(*) over (partition by paper_id) as snapshot_count,
         lag(snapshot_at) over (partition by paper_id order by snapshot_at asc) as previous_snapshot_at,
         lag(review_count) over (partition by paper_id order by snapshot_at asc) as previous_review_count,

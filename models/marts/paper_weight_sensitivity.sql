@@ -45,10 +45,12 @@ per_paper as (
             percentile_disc(0.95) within group (order by reweighted.scenario_rank)
             filter (where reweighted.scenario_kind = 'dirichlet') as bigint
         ) as weight_rank_p95,
-        min(reweighted.scenario_rank) filter (where reweighted.scenario_kind = 'leave_one_out')
-            as leave_one_out_best_rank,
-        max(reweighted.scenario_rank) filter (where reweighted.scenario_kind = 'leave_one_out')
-            as leave_one_out_worst_rank,
+        cast(
+            min(reweighted.scenario_rank) filter (where reweighted.scenario_kind = 'leave_one_out') as bigint
+        ) as leave_one_out_best_rank,
+        cast(
+            max(reweighted.scenario_rank) filter (where reweighted.scenario_kind = 'leave_one_out') as bigint
+        ) as leave_one_out_worst_rank,
         count(*) filter (
             where reweighted.scenario_kind = 'leave_one_out' and reweighted.scenario_rank <= {{ top_n }}
         ) as top_n_leave_one_outs

@@ -15,6 +15,7 @@ import contextlib
 import csv
 import hashlib
 import io
+import json
 import os
 import re
 import shutil
@@ -177,6 +178,23 @@ def test_every_mart_agrees(built: dict[str, Project]) -> None:
         for column in floats:
             assert ((duck[column] - spark[column]).abs().fillna(0) <= 1e-12).all(), (name, column)
             assert (duck[column].isna() == spark[column].isna()).all(), (name, column)
+
+
+def test_every_mart_has_the_same_column_types(built: dict[str, Project]) -> None:
+    """The marts' contracts are enforced on Spark too (dbt_project.yml): every column an analyst
+    opens has the same type whichever engine built it (Spark's row_number() is an int and its
+    1.0 literals decimals, which the marts cast), and dbt compiled every mart with its contract
+    enforced for the spark target."""
+    types = ("select table_name, column_name, data_type from information_schema.columns "
+             "where table_schema = 'marts' order by table_name, ordinal_position")
+    duck, spark = (published(built[engine], types) for engine in ("duckdb", "spark"))
+    assert len(duck) > 100
+    pd.testing.assert_frame_equal(duck, spark)
+    manifest = json.loads((built["spark"].scratch.parent / "target-spark" / "manifest.json").read_text())
+    contracts = {node["name"]: node["contract"]["enforced"] for node in manifest["nodes"].values()
+                 if node["resource_type"] == "model" and node["fqn"][1] == "marts"}
+    assert set(duck["table_name"]) <= set(contracts)
+    assert all(contracts.values()), contracts
 
 
 def test_normal_method_agrees(built: dict[str, Project], spark: Path) -> None:
