@@ -1,7 +1,7 @@
 {#-
     What the rank confidence sets rank, on both paths: per ranked paper its composite
-    (local_top_overall, the estimate) and the composite's standard error
-    (int_normal_composite_errors), with its category's group_key and path
+    (local_top_overall, the estimate) and the composite's standard error, both from
+    int_normal_composite_errors (one row per ranked paper, with its paper_rankings keys), with its category's group_key and path
     (int_rank_set_categories). Ephemeral: the exact path (int_rank_set_estimates) and the scaled
     one (int_rank_set_scaled_estimates) each take their categories' papers from it.
 
@@ -18,12 +18,6 @@
 
 with
 
-rankings as (
-
-    select * from {{ ref('paper_rankings') }}
-
-),
-
 errors as (
 
     select * from {{ ref('int_normal_composite_errors') }}
@@ -39,23 +33,21 @@ categories as (
 final as (
 
     select
-        rankings.venue,
-        rankings.category,
-        rankings.paper_id,
-        rankings.category_rank,
-        rankings.category_size,
+        errors.venue,
+        errors.category,
+        errors.paper_id,
+        errors.category_rank,
+        errors.category_size,
         categories.group_key,
         categories.rank_set_method,
-        rankings.local_top_overall as estimate,
+        errors.local_top_overall as estimate,
         errors.composite_se as se
 
-    from rankings
-    inner join errors
-        on rankings.paper_id = errors.paper_id
+    from errors
     inner join categories
         on
-            rankings.venue = categories.venue
-            and rankings.category = categories.category
+            errors.venue = categories.venue
+            and errors.category = categories.category
 
 )
 
