@@ -26,6 +26,7 @@ import os
 import shutil
 import statistics
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,13 +48,9 @@ SCALES = {
     "1m-many": (1_000_000, "many"), "100k-short": (100_000, "short"),
     "1m-short": (1_000_000, "short"),
 }
-# the models `dbt build` materializes as tables (views cost no time until a table reads them)
-# every model the build materializes (views cost nothing until a table reads them)
-TABLES = ["int_papers_categorized", "paper_rankings", "excluded_papers", "category_summary",
-          "expert_picks", "category_top_n", "label_agreement", "paper_score_history",
-          "build_settings", "int_bootstrap_paper_ranks", "paper_rank_uncertainty",
-          "category_rank_stability", "int_weight_scenario_ranks", "category_weight_sensitivity",
-          "paper_weight_sensitivity"]
+# every model the build materializes is timed (from run_results.json: views cost nothing until a
+# table reads them), the rank-set and outcome models included; the table lists those over 0.1 s
+MODEL_PREFIX = "model_"
 # what marts.paper_rankings needs: the shared table of categorized papers, then the ranking
 RANKING_PATH = ["int_papers_categorized", "paper_rankings"]
 
@@ -67,8 +64,7 @@ COLUMNS = [
     "models_cpu_over_limit_cpu", "models_cpu_over_numbers_cpu", "pandas_over_project",
     "project_rss_mb", "export_rss_mb", "limit_rss_mb", "numbers_rss_mb", "pandas_rss_mb",
     "load_start", "load_end", "agree",
-    *[f"{model}_s" for model in TABLES],
-]
+]  # then one `model_<name>_s` column per model the build materialized
 
 
 @dataclass
@@ -177,8 +173,8 @@ def project_build(scale: Scale, run: int, runs: Runs) -> None:
     seconds = {r["unique_id"]: r["execution_time"] for r in results["results"]}
     models = {uid.split(".")[-1]: t for uid, t in seconds.items() if uid.startswith("model.")}
     runs.add("models_s", sum(models.values()))
-    for model in TABLES:
-        runs.add(f"{model}_s", models[model])
+    for model, model_seconds in models.items():
+        runs.add(f"{MODEL_PREFIX}{model}_s", model_seconds)
     runs.add("ranking_path_s", sum(models[m] for m in RANKING_PATH))
 
 
@@ -303,16 +299,16 @@ def bench_scale(scale: Scale, n_runs: int, log=print) -> tuple[dict[str, object]
                 "ranking_path_s", "export_s", "limit_s", "limit_sql_s", "numbers_s",
                 "numbers_sql_s", "pandas_s", "project_cpu_s", "dbt_noop_cpu_s", "limit_cpu_s",
                 "numbers_cpu_s", "project_rss_mb", "export_rss_mb", "limit_rss_mb",
-                "numbers_rss_mb", "pandas_rss_mb", *[f"{model}_s" for model in TABLES]):
+                "numbers_rss_mb", "pandas_rss_mb", *model_keys(runs.values)):
         row[key] = round(m(key), 3 if key.endswith("_s") else 0)
-    slowest = max(TABLES, key=lambda model: m(f"{model}_s"))
-    row["slowest_model"] = slowest
+    slowest = max(model_keys(runs.values), key=m)
+    row["slowest_model"] = slowest.removeprefix(MODEL_PREFIX).removesuffix("_s")
     # CPU seconds of the build's SQL: the dbt process tree minus a dbt run that does nothing
     build_cpu = m("project_cpu_s") - m("dbt_noop_cpu_s")
     for key in ("limit", "numbers"):
         row[f"ranking_path_over_{key}"] = round(m("ranking_path_s") / m(f"{key}_sql_s"), 2)
         row[f"models_over_{key}"] = round(m("models_s") / m(f"{key}_sql_s"), 2)
-        row[f"slowest_model_over_{key}"] = round(m(f"{slowest}_s") / m(f"{key}_sql_s"), 2)
+        row[f"slowest_model_over_{key}"] = round(m(slowest) / m(f"{key}_sql_s"), 2)
         row[f"models_cpu_over_{key}_cpu"] = round(build_cpu / m(f"{key}_cpu_s"), 2)
     row["pandas_over_project"] = round(m("pandas_s") / m("project_s"), 2)
     return row, runs
@@ -364,10 +360,15 @@ def render(rows: list[dict[str, Any]]) -> str:
               "|" + "---|" * (len(rows) + 1),
               "| *limit SQL, numbers / texts* | " + " | ".join(
                   f"{r['numbers_sql_s']:.2f} / {r['limit_sql_s']:.2f}" for r in rows) + " |"]
-    for model in TABLES:
+    keys = sorted({key for r in rows for key in model_keys(r)},
+                  key=lambda key: -max(float(r.get(key, 0.0)) for r in rows))
+    for key in keys:
+        if max(float(r.get(key, 0.0)) for r in rows) < 0.1:
+            continue
+        model = key.removeprefix(MODEL_PREFIX).removesuffix("_s")
         lines.append(f"| {model} | " + " | ".join(
-            f"{r[f'{model}_s']:.2f} ({r[f'{model}_s'] / r['numbers_sql_s']:.2f} / "
-            f"{r[f'{model}_s'] / r['limit_sql_s']:.2f})" for r in rows) + " |")
+            f"{r[key]:.2f} ({r[key] / r['numbers_sql_s']:.2f} / "
+            f"{r[key] / r['limit_sql_s']:.2f})" if key in r else "-" for r in rows) + " |")
     lines.append("| *ranking path* | " + " | ".join(
         f"{r['ranking_path_s']:.2f} ({r['ranking_path_over_numbers']:.2f} / "
         f"{r['ranking_path_over_limit']:.2f})" for r in rows) + " |")
@@ -377,10 +378,16 @@ def render(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def model_keys(values: Mapping[str, object]) -> list[str]:
+    """The per-model seconds among a scale's measurements (`model_<name>_s`)."""
+    return [key for key in values if key.startswith(MODEL_PREFIX) and key.endswith("_s")]
+
+
 def write_csv(rows: list[dict[str, object]], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+        models = sorted({key for row in rows for key in model_keys(row)})
+        writer = csv.DictWriter(handle, fieldnames=[*COLUMNS, *models])
         writer.writeheader()
         writer.writerows(rows)
 

@@ -54,7 +54,10 @@ category_sums as (
         {%- for signal in signals %}
             {{ zscore_sums(signal) }},
         {%- endfor %}
-        count(*) as category_size
+        count(*) as category_size,
+        -- an integer key for the rank's window: sorting on two strings per row cost more than
+        -- the rest of the rank (measured at 1M papers)
+        row_number() over (order by venue, category) as category_key
 
     from ranked_papers
     group by venue, category
@@ -68,7 +71,8 @@ standardized as (
         {%- for signal in signals %}
             {{ zscore_from_sums('ranked_papers.' ~ signal, 'category_sums', signal) }} as z_{{ signal }},
         {%- endfor %}
-        category_sums.category_size
+        category_sums.category_size,
+        category_sums.category_key
 
     from ranked_papers
     inner join category_sums
@@ -104,17 +108,31 @@ scored as (
 
 ),
 
-ranked as (
+-- the rank's sort carries only its keys, and joins back: a sort that carries every column of
+-- the row took twice as long at 1M papers
+category_ranks as (
 
     select
-        *,
+        paper_id,
         -- bigint on both engines (Spark's row_number is an int): the mart's contract
         cast(row_number() over (
-            partition by venue, category
+            partition by category_key
             order by {{ ranking_order('local_top_overall') }}
         ) as bigint) as category_rank
 
     from scored
+
+),
+
+ranked as (
+
+    select
+        scored.*,
+        category_ranks.category_rank
+
+    from scored
+    inner join category_ranks
+        on scored.paper_id = category_ranks.paper_id
 
 ),
 

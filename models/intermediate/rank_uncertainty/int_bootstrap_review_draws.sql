@@ -2,7 +2,8 @@
     one row per (ranked paper, replicate, draw d = 1..n), the review that slot redraws. Slot
     (paper, replicate, d) sits at position replicate * 2^16 + d of the paper's SplitMix64
     stream (macros/random/splitmix64.sql) and takes review number (draw mod n) + 1 of the
-    paper, in review_id order. Empty when `auto` chooses the normal method from the data. -#}
+    paper, in review_id order. Empty when `auto` chooses the normal method from the data: then
+    no paper is read, so that nothing is numbered, hashed or joined for it. -#}
 {{ config(enabled=var('rank_uncertainty_method') != 'normal') }}
 -- depends_on: {{ ref('paper_rankings') }}
 {%- set settings = rank_uncertainty_settings() -%}
@@ -15,6 +16,9 @@ with
 papers as (
 
     select * from {{ ref('int_ranked_papers_numbered') }}
+    {%- if not is_bootstrap %}
+        where false
+    {%- endif %}
 
 ),
 
@@ -39,9 +43,6 @@ numbered_reviews as (
     from reviews
     inner join papers
         on reviews.paper_id = papers.paper_id
-    {%- if not is_bootstrap %}
-        where false
-    {%- endif %}
 
 ),
 

@@ -3,7 +3,11 @@
     (n (n - 1))), macros/statistics/small_sample_factor.sql), as the corrected review bootstrap
     sees it. The normal
     method's cutoffs and the rank confidence sets (models/intermediate/rank_confidence_sets/)
-    both read it, so it is built whatever rank_uncertainty_method says. -#}
+    both read it, so it is built whatever rank_uncertainty_method says. A table: its readers
+    (the cutoffs and the rank intervals of paper_rank_uncertainty, each rank-set model) would
+    each join the reviews again through a view; at 1M papers that was half of
+    paper_rank_uncertainty's time. -#}
+{{ config(materialized='table') }}
 {%- set signals = ranking_signals() -%}
 {%- set mean_signals = signals | select('ne', 'rating_std') | list -%}
 
