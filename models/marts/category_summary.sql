@@ -66,8 +66,10 @@ scored as (
     select
         venue,
         category,
-        avg(rating_mean) as avg_rating_mean,
-        avg(contribution_mean) as avg_contribution_mean,
+        -- order-free averages (macros/statistics/order_free_sum.sql): a plain avg of doubles
+        -- moved in its last bits from build to build with the order rows arrived in
+        {{ order_free_avg('rating_mean') }} as avg_rating_mean,
+        {{ order_free_avg('contribution_mean') }} as avg_contribution_mean,
         max(local_top_overall) as best_local_top_overall
 
     from rankings

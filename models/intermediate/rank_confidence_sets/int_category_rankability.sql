@@ -7,7 +7,11 @@
     composites is all real difference; 0 means it is all noise. Also the mean review count,
     for reading it with the Spearman-Brown formula: the reliability with m reviews per paper
     instead of n is m r / (n + (m - n) r); `reliability_with_one_more_review` is that for
-    m = n + 1.
+    m = n + 1. The variance and the mean square are order-free sums
+    (macros/statistics/order_free_sum.sql), so they are the same on every build: var_samp and a
+    plain avg of doubles moved in their last bits with the order rows arrived in. The
+    composites of a category sum to about 0 (a weighted sum of its z-scores), so the sum-of-
+    squares form loses nothing to cancellation.
 -#}
 
 with
@@ -31,8 +35,12 @@ per_category as (
         rankings.category,
         count(*) as papers,
         avg(rankings.review_count) as mean_review_count,
-        var_samp(rankings.local_top_overall) as composite_variance,
-        avg(errors.composite_se * errors.composite_se) as mean_squared_se
+        (
+            {{ order_free_sum('rankings.local_top_overall * rankings.local_top_overall') }}
+            - {{ order_free_sum('rankings.local_top_overall') }}
+            * {{ order_free_sum('rankings.local_top_overall') }} / count(*)
+        ) / nullif(count(*) - 1, 0) as composite_variance,
+        {{ order_free_avg('errors.composite_se * errors.composite_se') }} as mean_squared_se
 
     from rankings
     inner join errors
