@@ -158,7 +158,7 @@ lint: setup ## ruff, mypy and sqlfluff
 HAVE_JAVA := $(shell command -v java >/dev/null 2>&1 && echo yes)
 
 test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test (Spark's too where Java is installed)
-	$(BIN)/pytest -n 2 --dist loadscope
+	$(BIN)/pytest
 
 test-fast: setup ## every test not marked e2e (none starts dbt): the quick loop while editing
 	$(BIN)/pytest -m "not e2e" -n auto
