@@ -24,7 +24,9 @@
 {%- set method = outcome_method('posterior') -%}
 {%- set top_n = var('top_n') -%}
 {%- set bins = 32 %}
--- Under `auto` only the method in force reads its CTEs (the draws or the closed form):
+-- Under `auto` only the method in force reads its CTEs (the draws or the closed form); the
+-- draws are a dependency whatever the setting, so that no setting changes what dbt parses:
+-- depends_on: {{ ref('int_eb_posterior_draws') }}
 -- noqa: disable=ST03
 
 with

@@ -1,12 +1,15 @@
 {#- The method in force: `bootstrap` or `normal` as set, or for `auto` the one chosen from the
-    data (macros/ranking/rank_uncertainty_method.sql). A method the var rules out has its models
-    disabled; under `auto` both are built (the choice needs paper_rankings, built in the same
-    run), the bootstrap's empty when the normal method is chosen. -#}
+    data (macros/ranking/rank_uncertainty_method.sql). Both methods' models are always built,
+    the one not in force empty (a set method is known when the model compiles; under `auto` the
+    choice needs paper_rankings, built in the same run). -#}
 {%- set settings = rank_uncertainty_settings() -%}
 {%- set configured = var('rank_uncertainty_method') -%}
 {%- set top_n = var('top_n') -%}
 {%- set method = rank_uncertainty_method() %}
--- Under `auto` only the method in force reads its CTE (bootstrapped or estimated):
+-- Under `auto` only the method in force reads its CTE (bootstrapped or estimated); both are
+-- dependencies whatever the setting, so that no setting changes what dbt parses:
+-- depends_on: {{ ref('int_bootstrap_paper_ranks') }}
+-- depends_on: {{ ref('int_normal_paper_ranks') }}
 -- noqa: disable=ST03
 
 with

@@ -24,7 +24,9 @@
 {%- set z975 = 1.959963984540054 -%}
 {%- set configured = outcome_settings().method -%}
 {%- set method = outcome_method('validity') %}
--- Under `auto` only the method in force reads its CTEs (the bootstrap or the closed form):
+-- Under `auto` only the method in force reads its CTEs (the bootstrap or the closed form); the
+-- bootstrap is a dependency whatever the setting, so that no setting changes what dbt parses:
+-- depends_on: {{ ref('int_validity_bootstrap_metrics') }}
 -- noqa: disable=ST03
 
 with

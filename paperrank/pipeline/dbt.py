@@ -1,20 +1,36 @@
-"""dbt, in this process (dbt's programmatic dbtRunner), with plain output off a terminal.
+"""dbt, in this process (dbt's programmatic dbtRunner), parsed once, with plain output off a terminal.
 
-Starting dbt costs seconds; the pipeline parses the project once and reuses the manifest for
-the build and the export.  Colour only when stdout is a terminal.  A lock held by another
-process becomes one line (`paperrank.publish.locks`), never a traceback: the pipeline checks the
-lock before dbt starts, and when another process takes it in between, dbt's own dump of that
-error (its "Encountered an error" and a chained traceback of some 230 lines) is held back.
+Starting dbt costs seconds, most of them the parse. So the project is parsed **without the
+settings** and the settings reach each command as `--vars`: dbt renders vars when a node
+compiles (on-run-start checks, models, test arguments), not when it parses, so the parse
+depends only on the files, the profile and the target. Two things follow:
+
+- across processes, dbt's partial parse (target/partial_parse.msgpack) survives a change of
+  settings: dbt invalidates it when the `--vars` of the parse change, and the parse has none;
+- within a process, one parsed manifest serves every command with any settings (`MANIFESTS`,
+  keyed by what the parse does depend on): `make rank` parses once, and a test session that
+  runs many pipelines in-process parses once per target.
+
+Nothing the parse keeps may depend on a setting, or a cached manifest would carry the setting of
+its first parse: no `enabled=var(...)` (a method's models are empty when another method is in
+force instead), no var in a ref; tests/python/test_dbt_parse.py checks it.
+
+Colour only when stdout is a terminal.  A lock held by another process becomes one line
+(`paperrank.publish.locks`), never a traceback: the pipeline checks the lock before dbt starts,
+and when another process takes it in between, dbt's own dump of that error (its "Encountered an
+error" and a chained traceback of some 230 lines) is held back.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import re
 import sys
 from typing import IO, Any
 
+from paperrank.core import config
 from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.publish.locks import WarehouseLocked, describe_lock
 from paperrank.quality import seeds, test_failures
@@ -29,17 +45,20 @@ class DbtFailed(CheckFailed):
     """A dbt command failed (a test, a model, a settings check); dbt has already printed why."""
 
 
+# Parsed manifests of this process, by what a parse depends on besides the files (`_parse_key`).
+MANIFESTS: dict[tuple[str, ...], Any] = {}
+
+
 class Dbt:
-    """One project parse, many commands."""
+    """dbt commands with one set of settings (`vars_json`) on one target, on a shared parse."""
 
     def __init__(self, vars_json: str, target: str | None = None, quiet: bool = True) -> None:
         self.vars_json = vars_json
         self.target = target
         self.quiet = quiet
-        self.manifest: Any = None
 
-    def _argv(self, command: list[str]) -> list[str]:
-        argv = [*command, "--vars", self.vars_json]
+    def _argv(self, command: list[str], with_vars: bool = True) -> list[str]:
+        argv = [*command, *(["--vars", self.vars_json] if with_vars else [])]
         argv.append("--use-colors" if sys.stdout.isatty() else "--no-use-colors")
         if self.quiet:
             argv.append("--quiet")
@@ -47,14 +66,18 @@ class Dbt:
             argv += ["--target", self.target]
         return argv
 
-    def parse(self) -> None:
-        """Parse the project once (no warehouse access); every command reuses the manifest."""
+    @property
+    def manifest(self) -> Any:
+        """The project parsed without settings (once per process and parse key), its nodes as
+        they were parsed (`_uncompiled`)."""
         from dbt.cli.main import dbtRunner
 
-        if self.manifest is None:
-            parsed = dbtRunner().invoke(self._argv(["parse"]))
+        key = _parse_key(self.target)
+        if key not in MANIFESTS:
+            parsed = dbtRunner().invoke(self._argv(["parse"], with_vars=False))
             self._raise_for(parsed, "parse")
-            self.manifest = parsed.result
+            MANIFESTS[key] = parsed.result
+        return _uncompiled(MANIFESTS[key])
 
     def invoke(self, *command: str) -> Any:
         """Run one dbt command; raise WarehouseLocked or DbtFailed when it fails."""
@@ -64,13 +87,13 @@ class Dbt:
             _check_seeds()
         if command[0] in RUNS_TESTS:  # so a failure explains this run's tests, never an older run's
             (test_failures.DEFAULT_TARGET / "run_results.json").unlink(missing_ok=True)
-        self.parse()
+        manifest = self.manifest
         argv = self._argv(list(command))
         try:
             with contextlib.redirect_stdout(_LockDumpFilter(sys.stdout)):
-                result = dbtRunner(manifest=self.manifest).invoke(argv)
+                result = dbtRunner(manifest=manifest).invoke(argv)
         finally:
-            _release_warehouse()
+            release_warehouse()
         try:
             self._raise_for(result, command[0])
         except DbtFailed:
@@ -126,6 +149,40 @@ class _LockDumpFilter:
         return getattr(self.stream, name)
 
 
+def _uncompiled(manifest: Any) -> Any:
+    """`manifest` with every node's compiled state cleared, as a parse leaves it.
+
+    dbt compiles nodes in place and marks them: a node whose ephemeral models' CTEs were
+    "injected" once is never injected again, so the next command would run SQL that names CTEs
+    it no longer defines. The marks (and the SQL they describe) are cleared; the next compile
+    fills them again, with that command's settings. (A copy is not an option: dbt 1.11's
+    Manifest cannot be pickled or deep-copied back whole.)"""
+    from dbt.contracts.graph.nodes import CompiledNode
+
+    for node in [*manifest.nodes.values(), *manifest.unit_tests.values()]:
+        if isinstance(node, CompiledNode):
+            node.compiled = False
+            node.compiled_code = None
+            node.extra_ctes_injected = False
+            node.extra_ctes = []
+            node._pre_injected_sql = None
+    return manifest
+
+
+def _parse_key(target: str | None) -> tuple[str, ...]:
+    """What a parse depends on besides the project's files: the target, and the names the
+    profile gives the relations (DuckDB names the database after the warehouse file's stem, so
+    a manifest parsed for `a/warehouse.duckdb` serves `b/warehouse.duckdb`, not `c/other.duckdb`;
+    Spark's relations live in the Spark warehouse folder)."""
+    name = target or "dev"
+    project = os.environ.get("DBT_PROJECT_DIR") or os.getcwd()
+    if name == "dev":
+        return (project, name, config.working_db().stem)
+    if name == "spark":
+        return (project, name, str(config.spark_warehouse().resolve()))
+    return (project, name)
+
+
 def _is_compilation_error(exception: BaseException | None) -> bool:
     from dbt_common.exceptions import CompilationError
 
@@ -157,15 +214,21 @@ def _explain_failed_tests() -> None:
         test_failures.explain_failures(test_failures.DEFAULT_TARGET)
 
 
-def _release_warehouse() -> None:
-    """Close dbt's connections and drop its DuckDB database, so the warehouse file is free for
-    the checks that follow (in a process of its own, dbt would release it by exiting).
+def release_warehouse() -> None:
+    """Close dbt's connections and its DuckDB database, so the warehouse file is free for the
+    checks that follow and for the next command of this process (in a process of its own, dbt
+    would release it by exiting).
 
-    `close_all_connections` is what dbt-duckdb itself runs at exit (its public classmethod);
-    the collection makes sure the dropped database is closed now, not at some later cycle."""
+    `close_all_connections` (what dbt-duckdb runs at exit) only drops its reference to the
+    database, and a parsed manifest kept for the next command can keep the database alive: so
+    the environment is closed first, under dbt-duckdb's own lock."""
     from dbt.adapters.duckdb.connections import DuckDBConnectionManager
     from dbt.adapters.factory import cleanup_connections
 
     cleanup_connections()
+    with DuckDBConnectionManager._LOCK:
+        environment = DuckDBConnectionManager._ENV
+        if environment is not None:
+            environment.close()
     DuckDBConnectionManager.close_all_connections()
     gc.collect()

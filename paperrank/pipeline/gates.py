@@ -1,13 +1,19 @@
-"""The quality gates of `make rank`, in one child process beside dbt.
+"""The quality gates of `make rank`, in one worker process beside dbt.
 
 Importing great-expectations takes seconds, and dbt cannot open the working warehouse while
 another process reads it.  So this process reads the raw tables first (read-only, closed at
-once), then starts one child (spawned, not forked: DuckDB has threads running here by then)
-that imports great-expectations and checks them while dbt builds here; when the build is done
-the child checks the marts (read-only, dbt has let go of the file).  Nothing is published
-unless both verdicts pass, in that order.  Each report goes to the pipeline's log, and to the
-screen when its gate fails.  The child ends with the pipeline: if this process dies, the
-child's pipe closes and it stops.
+once) and hands them to a worker process (spawned, not forked: DuckDB has threads running here
+by then) that imports great-expectations and checks them while dbt builds here; when the build
+is done the worker checks the marts (read-only, dbt has let go of the file).  Nothing is
+published unless both verdicts pass, in that order.  Each report goes to the pipeline's log, and
+to the screen when its gate fails.
+
+The worker is started with no arguments and receives each request through its own pipe after it
+has started, from a thread of this process, so a worker that dies makes the send or the receive
+fail at once (one line, `GateFailed`) instead of leaving this process blocked writing megabytes
+of frames into a start-up pipe nobody reads.  One worker serves every run of this process
+(`_WORKER`): a test session or a bench that runs many pipelines pays great-expectations' import
+once.  It ends with this process: when the pipe closes it stops.
 """
 
 from __future__ import annotations
@@ -17,8 +23,11 @@ import io
 import multiprocessing
 import os
 import sys
+import threading
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -45,8 +54,8 @@ def _check(stage: str, chosen: Settings, frames: dict[str, pd.DataFrame] | None)
     return (0 if passed else 1), report.getvalue()
 
 
-def _child(pipe: Connection, chosen: Settings, raw: dict[str, pd.DataFrame]) -> None:
-    """The gate process: raw verdict now, marts verdict when told the build is done."""
+def _serve(pipe: Connection) -> None:
+    """The worker: answer (stage, settings, frames) requests until the pipe closes."""
     main = sys.modules["__main__"]
     if getattr(main, "__spec__", None) is None and not hasattr(main, "__file__"):
         # spawned from `python -c`, this process's __main__ has no file; pyspark (installed with
@@ -55,45 +64,88 @@ def _child(pipe: Connection, chosen: Settings, raw: dict[str, pd.DataFrame]) -> 
         main.__file__ = "<paperrank quality gates>"
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)  # library chatter; the reports travel through the pipe
-    pipe.send(_check("raw", chosen, raw))
-    try:
-        if pipe.recv() != "marts":
+    while True:
+        try:
+            stage, chosen, frames = pipe.recv()
+        except (EOFError, OSError):
             return
-    except EOFError:
-        return
-    pipe.send(_check("marts", chosen, None))
+        pipe.send(_check(stage, chosen, frames))
+
+
+class _Worker:
+    """The gate process and this process's end of its pipe."""
+
+    def __init__(self) -> None:
+        spawn = multiprocessing.get_context("spawn")
+        self.pipe, child_end = spawn.Pipe()
+        self.process: BaseProcess = spawn.Process(target=_serve, args=(child_end,),
+                                                  name="paperrank-gates", daemon=True)
+        self.process.start()
+        child_end.close()  # the worker's end lives in the worker only: its death closes the pipe
+
+    def stop(self) -> None:
+        self.pipe.close()
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+_WORKER: _Worker | None = None
+
+
+def _worker() -> _Worker:
+    """This process's gate worker, started when there is none or the last one is gone."""
+    global _WORKER
+    if _WORKER is None or not _WORKER.process.is_alive():
+        _WORKER = _Worker()
+    return _WORKER
+
+
+def _discard_worker() -> None:
+    """Stop the worker (a run left a request unanswered: its answer must never reach the next)."""
+    global _WORKER
+    if _WORKER is not None:
+        _WORKER.stop()
+        _WORKER = None
 
 
 class Gates:
-    """Start with the raw tables read; `raw()` and `marts()` give the verdicts."""
+    """Start with the raw tables read and sent to the worker; `raw()` and `marts()` give the
+    verdicts, `stop()` ends the run."""
 
     def __init__(self, chosen: Settings, log: Path) -> None:
         from paperrank.core.warehouse import db_path
         from paperrank.quality.frames import read_stage
 
-        self.log = log
+        self.chosen, self.log = chosen, log
+        self.worker = _worker()
+        self.waiting = 0  # requests sent and not yet answered
+        self.send_error: BaseException | None = None
         frames = read_stage("raw", db_path(), chosen.taxonomy)
-        spawn = multiprocessing.get_context("spawn")
-        self.pipe, child_end = spawn.Pipe()
-        self.child = spawn.Process(target=_child, args=(child_end, chosen, frames),
-                                   name="paperrank-gates", daemon=True)
-        self.child.start()
-        child_end.close()  # the frames went to the child; this end is the child's
+        # a thread sends the frames, so dbt starts at once; a dead worker fails the send
+        self.sender = threading.Thread(target=self._send, args=(("raw", chosen, frames),),
+                                       name="paperrank-gates-send", daemon=True)
+        self.waiting += 1
+        self.sender.start()
+
+    def _send(self, request: tuple[str, Settings, Any]) -> None:
+        try:
+            self.worker.pipe.send(request)
+        except (OSError, ValueError) as error:  # BrokenPipeError, a closed pipe
+            self.send_error = error
 
     def raw(self) -> None:
+        self.sender.join()
         self._verdict("raw")
 
     def marts(self) -> None:
-        self.pipe.send("marts")
+        self.waiting += 1
+        self._send(("marts", self.chosen, None))
         self._verdict("marts")
 
     def _verdict(self, stage: str) -> None:
-        try:
-            code, report = self.pipe.recv()
-        except EOFError:
-            self.child.join(timeout=5)
-            code, report = 1, ("the quality gate process ended without a verdict "
-                               f"(exit code {self.child.exitcode})\n")
+        code, report = self._receive()
         with self.log.open("a", encoding="utf-8") as handle:
             handle.write(report)
         if code != 0:
@@ -101,10 +153,23 @@ class Gates:
             raise GateFailed(f"the {stage} quality checks failed (report above and in {self.log}); "
                              "nothing was published")
 
+    def _receive(self) -> tuple[int, str]:
+        if self.send_error is None:
+            try:
+                answer: tuple[int, str] = self.worker.pipe.recv()
+                self.waiting -= 1
+                return answer
+            except (EOFError, OSError):
+                pass
+        self.worker.process.join(timeout=5)
+        code = self.worker.process.exitcode
+        _discard_worker()
+        self.waiting = 0
+        return 1, f"the quality gate process ended without a verdict (exit code {code})\n"
+
     def stop(self) -> None:
-        """Close the pipe (a waiting child then ends) and reap the child."""
-        self.pipe.close()
-        self.child.join(timeout=5)
-        if self.child.is_alive():
-            self.child.kill()
-            self.child.join()
+        """End this run: a worker still owing an answer (a run cut short) is stopped, so its
+        answer never reaches the next run; an idle worker stays for the next run."""
+        self.sender.join()
+        if self.waiting:
+            _discard_worker()

@@ -16,7 +16,6 @@ wall time; nothing is published unless every verdict passed.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable
@@ -87,8 +86,7 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
     finally:
         gates.stop()
     # the export reads the published DuckDB file, whichever engine built it
-    exporter = dbt if chosen.engine == "duckdb" else Dbt(chosen.dbt_vars(), target="published")
-    steps.run("export", lambda: export(exporter, export_dir, chosen.venue, bom))
+    steps.run("export", lambda: export(export_dir, chosen.venue, bom))
     print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
     pages = steps.run("experts' report", lambda: report_files.publish_report(
         publish.published_path(), report_dir, [chosen.venue] if chosen.venue else None))
@@ -159,14 +157,11 @@ def build(dbt: Dbt, engine: str) -> None:
     dbt.invoke("build", "--exclude-resource-type", "unit_test")  # `make test` runs those
 
 
-def export(dbt: Dbt, export_dir: Path, venue: str | None, bom: bool) -> None:
-    """The ops' run-operation, from the published warehouse."""
-    publish.require_published(publish.published_path())
-    export_files.claim(export_dir)  # one line here, not a dbt traceback from the macro
-    arguments = {"out_dir": str(export_dir), "bom": bom}
-    if venue:
-        arguments["venue"] = venue
-    dbt.invoke("run-operation", "export_category_csvs", "--args", json.dumps(arguments))
+def export(export_dir: Path, venue: str | None, bom: bool) -> str:
+    """The category CSVs of the published warehouse (the same export as ops' run-operation)."""
+    from paperrank.publish import category_csvs
+
+    return category_csvs.export(publish.published_path(), export_dir, venue, bom)
 
 
 class Steps:

@@ -1,10 +1,9 @@
 """The file side of the CSV export: a staging folder, the manifest, the swap into place.
 
-The dbt macro `export_category_csvs` writes the CSVs with DuckDB's COPY; DuckDB cannot make
-a folder's contents appear at once, so these two functions (registered as SQL functions by
-`paperrank.pipeline.dbt_plugin`) do it: `staging_folder` gives the macro an empty temporary folder beside
-the exports, and `finish_export` adds the manifest (settings, row counts, checksums), makes
-everything durable and swaps the folder in whole (`paperrank.publish.versions`).
+The CSVs are written with DuckDB's COPY (`paperrank.publish.category_csvs`); DuckDB cannot make a
+folder's contents appear at once, so `staging_folder` gives the export an empty temporary folder
+beside the exports, and `finish_export` adds the manifest (settings, row counts, checksums),
+makes everything durable and swaps the folder in whole (`paperrank.publish.versions`).
 """
 
 from __future__ import annotations
@@ -49,6 +48,11 @@ def staging_folder(out_dir: str) -> str:
     staged = folder / f"{versions.TMP_PREFIX}{os.getpid()}-{stamp}"
     staged.mkdir()
     return str(staged)
+
+
+def discard(staged: Path) -> None:
+    """Remove a staged export that will not be finished (the previous export stays)."""
+    versions._remove(staged)
 
 
 def finish_export(staged: str, out_dir: str, manifest_json: str, bom: bool) -> str:

@@ -14,8 +14,6 @@ from pathlib import Path
 import click
 
 from paperrank.pipeline import rank
-from paperrank.pipeline.dbt import Dbt
-from paperrank.pipeline.settings import Settings
 from paperrank.publish import publish, report_files
 
 
@@ -32,7 +30,7 @@ def command(export_dir: Path, report_dir: Path, no_export: bool) -> None:
     was, now = publish.rollback(published)
     print(f"{published}: {was.name} -> {now.name}")
     if not no_export:
-        rank.export(Dbt(Settings().dbt_vars(), target="published"), export_dir, None, False)
+        print(rank.export(export_dir, None, False))
         pages = report_files.restore(report_dir, published)
         if pages is None:
             pages = report_files.publish_report(published, report_dir)

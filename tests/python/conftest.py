@@ -1,17 +1,20 @@
 """The suite's shared warehouses: each data shape is loaded once and built once per session.
 
 Loading the real ICLR 2026 data and building it (1,000 bootstrap replicates) costs minutes, and
-so does dbt's start-up in every small build; before, three modules built the same ICLR data and
-eight fixtures loaded the same synthetic venue. Now:
+so does dbt's start-up in every small build. Each warehouse below is built once per session by
+the first pytest worker that asks for it (`library.built`: file-locked, so the workers of
+`make test` share it) and read by every test that needs it:
 
 - `iclr_loaded`: the real ICLR 2026 accepted papers and their LLM labels, not yet built;
 - `iclr_built`: that warehouse after `make rank TAXONOMY=iclr2026` (checks, dbt build with the
-  project's defaults, so the rank-uncertainty tests see B = 1000; audit, publish, CSV export);
+  project's defaults, so the rank-uncertainty tests see B = 1000; audit, publish, CSV export,
+  report);
 - `synthetic_loaded`: one synthetic venue (SYNTH 2026) and its true themes as labels of the
   model "truth", not yet built;
-- `synthetic_built`: that warehouse after `dbt build` with few replicates.
+- `synthetic_built`: that venue after `paperrank rank` with few replicates (built, audited,
+  published, exported, its report drawn), in-process.
 
-These files are shared: a test may read them (read-only connections, or `Project.readonly_view`
+These files are shared: a test may read them (read-only connections, or `Project.in_scratch`
 for a scratch folder of its own) but never writes them. A test that writes takes its own copy
 (`warehouse_copy`, into its tmp_path). dbt's unit tests run once, in test_dbt_unit_tests.py;
 every other build excludes them (`Project`).
@@ -20,21 +23,30 @@ every other build excludes them (`Project`).
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
+import library
 import pytest
 from docs_pages import readme_iclr_example
-from project import ICLR, Project, few_replicates, require_shared, warehouse_copy
+from project import FEW_REPLICATES, ICLR, Project, require_shared, warehouse_copy
 
-# A pytest-xdist worker (make test-fast runs on every core) has a __main__ without a file;
-# pyspark, installed with the Spark extra and imported by great-expectations, takes that for a
-# doctest run and exits the worker with status 0 (paperrank.pipeline.gates does the same for
-# its spawned gate process).
+# A pytest-xdist worker (make test runs on both cores) has a __main__ without a file; pyspark,
+# installed with the Spark extra and imported by great-expectations, takes that for a doctest run
+# and exits the worker with status 0. It gets a real file that does nothing (xdist_main.py): the
+# quality gates' worker is spawned, and spawn runs the parent's __main__ file in the child (a
+# made-up name there killed the child before it read a request: the hang of two workers).
 if getattr(sys.modules["__main__"], "__spec__", None) is None and not hasattr(sys.modules["__main__"], "__file__"):
-    sys.modules["__main__"].__file__ = "<pytest-xdist worker>"
+    sys.modules["__main__"].__file__ = str(Path(__file__).with_name("xdist_main.py"))
 
 SYNTHETIC_VENUE = "SYNTH 2026"
 SYNTHETIC_PAPERS = 600
 SYNTHETIC_TAXONOMY = "icml2026"
+
+
+def replicate_options(settings: dict[str, int] = FEW_REPLICATES) -> list[str]:
+    """`paperrank` options of the few-replicates settings (`project.FEW_REPLICATES`)."""
+    return [option for name, value in settings.items()
+            for option in ("--" + name.replace("_", "-"), str(value))]
 
 
 @pytest.fixture(scope="session")
@@ -43,12 +55,15 @@ def iclr_loaded(tmp_path_factory: pytest.TempPathFactory) -> Project:
     peer LLM labels (taxonomy iclr2026), loaded by the README's own two commands."""
     require_shared(ICLR / "accepted_papers.parquet")
     require_shared(ICLR / "peer_llm_labels.parquet")
-    scratch = tmp_path_factory.mktemp("iclr2026_loaded")
-    project = Project(scratch / "warehouse.duckdb", scratch)
-    ingest, labels, _rank = readme_iclr_example()  # the README's commands, word for word
-    project.run(*ingest)
-    project.run(*labels)
-    return project
+
+    def load(folder: Path) -> None:
+        project = Project(folder / "warehouse.duckdb", folder)
+        ingest, labels, _rank = readme_iclr_example()  # the README's commands, word for word
+        project.run(*ingest)
+        project.run(*labels)
+
+    folder = library.built(tmp_path_factory, "iclr2026_loaded", load)
+    return Project(folder / "warehouse.duckdb", folder)
 
 
 @pytest.fixture(scope="session")
@@ -56,32 +71,46 @@ def iclr_built(iclr_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -
     """The README's `make rank TAXONOMY=iclr2026 ...`, on a copy of the loaded data: checks, dbt build
     (the project's defaults: bootstrap, B = 1000, seed 2026), audit, publish, export (to
     scratch/exports/iclr2026) and the experts' report (scratch/report)."""
-    project = warehouse_copy(iclr_loaded, tmp_path_factory.mktemp("iclr2026"))
-    *_loaders, rank = readme_iclr_example()
-    # the README's `make rank ...` as written; the later settings keep its outputs in scratch
-    project.run(*rank, f"EXPORT_DIR={project.scratch / 'exports' / 'iclr2026'}",
-                f"REPORT_DIR={project.scratch / 'report'}", "--no-print-directory")
-    return project
+
+    def build(folder: Path) -> None:
+        project = warehouse_copy(iclr_loaded, folder)
+        *_loaders, rank = readme_iclr_example()
+        # the README's `make rank ...` as written; the later settings keep its outputs in scratch
+        project.run(*rank, f"EXPORT_DIR={project.scratch / 'exports' / 'iclr2026'}",
+                    f"REPORT_DIR={project.scratch / 'report'}", "--no-print-directory")
+
+    folder = library.built(tmp_path_factory, "iclr2026_built", build)
+    return Project(folder / "warehouse.duckdb", folder)
 
 
 @pytest.fixture(scope="session")
 def synthetic_loaded(tmp_path_factory: pytest.TempPathFactory) -> Project:
     """A synthetic ICML-like venue (seed 2026) loaded with the ICLR review form, and the
     generator's true themes imported as labels of model "truth" (taxonomy icml2026)."""
-    scratch = tmp_path_factory.mktemp("synthetic_loaded")
-    project = Project(scratch / "warehouse.duckdb", scratch)
-    venue, truth = scratch / "venue.parquet", scratch / "truth.parquet"
-    project.paperrank("ingest", "synthetic", "--papers", str(SYNTHETIC_PAPERS), "--venue", SYNTHETIC_VENUE,
-                   "--out", str(venue), "--labels-out", str(truth))
-    project.paperrank("ingest", "file", str(venue), "--venue", SYNTHETIC_VENUE, "--profile", "iclr2026")
-    project.paperrank("classify", "import", str(truth), "--taxonomy", SYNTHETIC_TAXONOMY, "--model", "truth")
-    return project
+
+    def load(folder: Path) -> None:
+        project = Project(folder / "warehouse.duckdb", folder)
+        venue, truth = folder / "venue.parquet", folder / "truth.parquet"
+        project.cli("ingest", "synthetic", "--papers", str(SYNTHETIC_PAPERS), "--venue", SYNTHETIC_VENUE,
+                    "--out", str(venue), "--labels-out", str(truth))
+        project.cli("ingest", "file", str(venue), "--venue", SYNTHETIC_VENUE, "--profile", "iclr2026")
+        project.cli("classify", "import", str(truth), "--taxonomy", SYNTHETIC_TAXONOMY, "--model", "truth")
+
+    folder = library.built(tmp_path_factory, "synthetic_loaded", load)
+    return Project(folder / "warehouse.duckdb", folder)
 
 
 @pytest.fixture(scope="session")
 def synthetic_built(synthetic_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """The synthetic venue after a full `dbt build` (seeds, models, data tests) with few
+    """The synthetic venue after `paperrank rank` (seeds, models, data tests, audit, publish to
+    scratch/published.duckdb, CSVs in scratch/exports, report in scratch/report) with few
     replicates: its readers check the ranking and the marts' shape, not the uncertainty."""
-    project = warehouse_copy(synthetic_loaded, tmp_path_factory.mktemp("synthetic"))
-    project.dbt("build", "--vars", few_replicates(taxonomy=SYNTHETIC_TAXONOMY))
-    return project
+
+    def build(folder: Path) -> None:
+        project = warehouse_copy(synthetic_loaded, folder)
+        project.cli("rank", "--taxonomy", SYNTHETIC_TAXONOMY, "--profile", "iclr2026",
+                    *replicate_options(), "--export-dir", str(folder / "exports"),
+                    "--report-dir", str(folder / "report"))
+
+    folder = library.built(tmp_path_factory, "synthetic_built", build)
+    return Project(folder / "warehouse.duckdb", folder)

@@ -6,6 +6,8 @@ target and log folders, so tests can run while an operator's warehouse is in use
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -114,6 +116,38 @@ class Project:
             check=check,
         )
 
+    def cli(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        """`paperrank <args>` in this process, against this project's warehouse: what a
+        subprocess would return (exit code, stdout, stderr), without its start-up.
+
+        Python's imports, dbt's parse (`paperrank.pipeline.dbt.MANIFESTS`, kept for the next
+        command) and the quality gates' worker are paid once per pytest worker instead of once
+        per command. A subprocess stays where the command line itself is what a test checks."""
+        from paperrank.cli import run as run_paperrank
+
+        out, err = io.StringIO(), io.StringIO()
+        with self.environment(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = run_paperrank(list(args))
+        result = subprocess.CompletedProcess(["paperrank", *args], code, out.getvalue(), err.getvalue())
+        if check and code != 0:
+            raise AssertionError(f"paperrank {' '.join(args)} exited {code}\n"
+                                 f"--- stdout\n{result.stdout[-5000:]}\n--- stderr\n{result.stderr[-5000:]}")
+        return result
+
+    @contextmanager
+    def environment(self) -> Iterator[None]:
+        """This project's variables (warehouse paths, dbt's folders, excluded unit tests) and
+        working folder while a command runs in this process."""
+        overrides = {name: value for name, value in self.env.items() if os.environ.get(name) != value}
+        removed = [name for name in os.environ if name not in self.env]
+        with pytest.MonkeyPatch.context() as patch:
+            for name, value in overrides.items():
+                patch.setenv(name, value)
+            for name in removed:
+                patch.delenv(name)
+            patch.chdir(self.root)
+            yield
+
 
 def warehouse_copy(source: Project, scratch: Path, root: Path = REPO) -> Project:
     """A copy of `source`'s warehouse file in `scratch`, bound to `scratch`: for a test that
@@ -162,18 +196,9 @@ class InProcessDbt:
         return ["--project-dir", str(root), "--profiles-dir", str(root), "--no-use-colors",
                 "--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs")]
 
-    @contextmanager
-    def _environment(self) -> Iterator[None]:
+    def _environment(self) -> contextlib.AbstractContextManager[None]:
         """The project's variables (warehouse paths, excluded unit tests) while dbt runs."""
-        overrides = {name: value for name, value in self.project.env.items()
-                     if os.environ.get(name) != value}
-        removed = [name for name in os.environ if name not in self.project.env]
-        with pytest.MonkeyPatch.context() as patch:
-            for name, value in overrides.items():
-                patch.setenv(name, value)
-            for name in removed:
-                patch.delenv(name)
-            yield
+        return self.project.environment()
 
     def __call__(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         from dbt.cli.main import dbtRunner
@@ -201,14 +226,9 @@ class InProcessDbt:
 def release_warehouse() -> None:
     """Close the DuckDB database dbt-duckdb keeps open in this process, so the test (and the
     next command) can open the warehouse file again; a dbt process of its own would exit."""
-    from dbt.adapters.duckdb.connections import DuckDBConnectionManager
-    from dbt.adapters.factory import cleanup_connections
+    from paperrank.pipeline.dbt import release_warehouse as release
 
-    cleanup_connections()
-    with DuckDBConnectionManager._LOCK:
-        if DuckDBConnectionManager._ENV is not None:
-            DuckDBConnectionManager._ENV.close()
-            DuckDBConnectionManager._ENV = None
+    release()
 
 
 def query(db: Path, sql: str) -> pd.DataFrame:

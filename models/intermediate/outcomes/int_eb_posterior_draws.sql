@@ -7,9 +7,9 @@
     uniforms of the paper's SplitMix64 stream (macros/splitmix64.sql; key = paper_id,
     seed = outcomes_seed) at positions d * 2^8 + 2k and d * 2^8 + 2k + 1:
     z = sqrt(-2 ln u1) cos(2 pi u2). Bit-identical on every run and with any number of threads.
-    Disabled when outcomes_method is closed_form; empty when `auto` chooses the closed form
+    Empty when the closed form is in force (outcomes_method closed_form, or `auto` choosing it)
     (macros/outcomes/outcome_method.sql). -#}
-{{ config(materialized='table', enabled=var('outcomes_method', 'auto') != 'closed_form') }}
+{{ config(materialized='table') }}
 {%- set is_resample = outcome_method('posterior') == 'resample' -%}
 {%- set settings = outcome_settings() -%}
 {%- set fields = outcome_fields() -%}

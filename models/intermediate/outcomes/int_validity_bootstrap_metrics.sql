@@ -6,9 +6,9 @@
     their dense ranks within the group and score first, and a replicate's draws become weights
     (a paper drawn twice counts twice). AUC is the Mann-Whitney statistic, ties counted half;
     Spearman is Pearson's correlation of the weighted average ranks, as the mart computes them
-    on the sample. Disabled when outcomes_method is closed_form; empty when `auto` chooses the
-    closed form (macros/outcomes/outcome_method.sql). -#}
-{{ config(materialized='table', enabled=var('outcomes_method', 'auto') != 'closed_form') }}
+    on the sample. Empty when the closed form is in force (outcomes_method closed_form, or `auto`
+    choosing it) (macros/outcomes/outcome_method.sql). -#}
+{{ config(materialized='table') }}
 {%- set score_columns = validity_score_columns() -%}
 {#- one integer per (sample group, score, replicate): the windows partition by it -#}
 {%- set replicate_span = 16777216 -%}

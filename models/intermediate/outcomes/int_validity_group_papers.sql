@@ -2,9 +2,9 @@
     paper_id, with the paper's outcome and scores: the bootstrap draws paper numbers
     (int_validity_samples), so its resamples are integers only, and int_validity_bootstrap_metrics
     reads each drawn paper's values here. One row per group and paper.
-    Only the bootstrap needs it: disabled when outcomes_method is closed_form, empty when `auto`
-    chooses the closed form (macros/outcomes/outcome_method.sql). -#}
-{{ config(materialized='table', enabled=var('outcomes_method', 'auto') != 'closed_form') }}
+    Only the bootstrap needs it: empty when the closed form is in force
+    (outcomes_method closed_form, or `auto` choosing it) (macros/outcomes/outcome_method.sql). -#}
+{{ config(materialized='table') }}
 {%- set is_resample = outcome_method('validity') == 'resample' -%}
 {%- set score_columns = validity_score_columns() %}
 

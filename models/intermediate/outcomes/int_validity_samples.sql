@@ -4,9 +4,9 @@
     paper number (bits mod n) + 1, bits = the group's SplitMix64 stream (macros/splitmix64.sql;
     key = venue | category | population | outcome, the text key of the group, seed =
     outcomes_seed) at position r * 2^24 + j. One row per draw, integers only: (sample_group, replicate, paper_number).
-    Disabled when outcomes_method is closed_form; empty when `auto` chooses the closed form
+    Empty when the closed form is in force (outcomes_method closed_form, or `auto` choosing it)
     (macros/outcomes/outcome_method.sql), whose intervals need no resamples. -#}
-{{ config(materialized='table', enabled=var('outcomes_method', 'auto') != 'closed_form') }}
+{{ config(materialized='table') }}
 {%- set is_resample = outcome_method('validity') == 'resample' -%}
 {%- set settings = outcome_settings() -%}
 {%- set slot = ['sample_group', 'replicate', 'group_size'] %}

@@ -1,4 +1,4 @@
-{#- The reviewer bootstrap's rankings (disabled when rank_uncertainty_method is normal): the
+{#- The reviewer bootstrap's rankings (empty when rank_uncertainty_method is normal): the
     signals of each paper's redrawn reviews (int_bootstrap_review_draws), recomputed as
     int_reviews_aggregated does, standardised within venue, category and replicate, weighted by
     the weight set and ranked with the production tie-breakers. Materialized: both uncertainty
@@ -12,7 +12,7 @@
     rather than before, so that no sum depends on row order.
     Empty when `auto` chooses the normal method from the data: then no paper is read (the
     points' join to the reviews' aggregates cost a second at 1M papers for no row). -#}
-{{ config(materialized='table', enabled=var('rank_uncertainty_method') != 'normal') }}
+{{ config(materialized='table') }}
 -- depends_on: {{ ref('paper_rankings') }}
 {%- set signals = ranking_signals() %}
 {%- set is_bootstrap = rank_uncertainty_method() == 'bootstrap' %}

@@ -1,10 +1,9 @@
-{#- The reviewer bootstrap's random draws (disabled when rank_uncertainty_method is normal):
+{#- The reviewer bootstrap's random draws (empty when rank_uncertainty_method is normal):
     one row per (ranked paper, replicate, draw d = 1..n), the review that slot redraws. Slot
     (paper, replicate, d) sits at position replicate * 2^16 + d of the paper's SplitMix64
     stream (macros/random/splitmix64.sql) and takes review number (draw mod n) + 1 of the
     paper, in review_id order. Empty when `auto` chooses the normal method from the data: then
     no paper is read, so that nothing is numbered, hashed or joined for it. -#}
-{{ config(enabled=var('rank_uncertainty_method') != 'normal') }}
 -- depends_on: {{ ref('paper_rankings') }}
 {%- set settings = rank_uncertainty_settings() -%}
 {%- set is_bootstrap = rank_uncertainty_method() == 'bootstrap' -%}

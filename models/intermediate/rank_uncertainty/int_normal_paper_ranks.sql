@@ -1,5 +1,5 @@
 {#-
-    The normal method's rank uncertainty (disabled when rank_uncertainty_method is bootstrap).
+    The normal method's rank uncertainty (empty when rank_uncertainty_method is bootstrap).
     A paper's composite is taken as normal around its point value s with its standard error se
     (int_normal_composite_errors); with its category's cutoff t (int_normal_top_n_cutoffs),
     P(top-N) = Phi((s - t) / se), rounded to 6 decimals (Phi's approximation is good to 1e-7);
@@ -7,7 +7,6 @@
     Rank interval: the rank the paper would take if its composite moved to s -/+ 1.645 se with
     the other papers at their point composites.
 -#}
-{{ config(enabled=var('rank_uncertainty_method') != 'bootstrap') }}
 {%- set top_n = var('top_n') %}
 
 with
@@ -15,6 +14,9 @@ with
 papers as (
 
     select * from {{ ref('int_normal_composite_errors') }}
+    {%- if var('rank_uncertainty_method') == 'bootstrap' %}
+        where false
+    {%- endif %}
 
 ),
 

@@ -1,0 +1,74 @@
+"""dbt is parsed once, without the settings, and serves every command with any settings.
+
+`paperrank.pipeline.dbt` parses the project with no `--vars` and passes the settings to each
+command, so dbt's partial parse survives a change of settings and one process parses once. That
+holds only while nothing a parse keeps depends on a setting: a model enabled or disabled by a
+var, a ref chosen by a var, a config read from a var would keep the value of the first parse.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from project import REPO, Project, few_replicates, rows, warehouse_copy
+
+from paperrank.pipeline import dbt as pipeline_dbt
+
+pytestmark = pytest.mark.e2e
+
+# every setting away from its default, the choices that used to disable models included
+SETTINGS = {"taxonomy": "iclr2026", "top_n": 7, "weight_set": "article_2026", "venue": "X",
+            "label_model": "m", "rank_uncertainty_method": "normal", "outcomes_method": "closed_form",
+            "rank_uncertainty_replicates": 7, "weight_draws": 3, "rank_sets_coverage": 0.9}
+
+
+def shape(manifest: Any) -> dict[str, Any]:
+    """What a parse decides: the nodes, enabled or not, their configs and the nodes they depend
+    on. (Not the macros a node's parse happened to call: a setting picks a branch of a model's
+    Jinja, and the macros of that branch are rendered again, current, when the node compiles.)"""
+    nodes = {uid: (node.config.enabled, node.config.materialized,
+                   sorted(getattr(node.depends_on, "nodes", [])), node.config.tags)
+             for uid, node in manifest.nodes.items()}
+    disabled = sorted(manifest.disabled)
+    return {"nodes": nodes, "disabled": disabled, "unit_tests": sorted(manifest.unit_tests)}
+
+
+def parse(tmp_path: Path, vars_json: str | None) -> Any:
+    from dbt.cli.main import dbtRunner
+
+    argv = ["parse", "--project-dir", str(REPO), "--profiles-dir", str(REPO), "--quiet",
+            "--target-path", str(tmp_path / "target"), "--log-path", str(tmp_path / "logs")]
+    parsed = dbtRunner().invoke(argv + (["--vars", vars_json] if vars_json else []))
+    assert parsed.success, parsed.exception
+    return parsed.result
+
+
+def test_no_setting_changes_what_dbt_parses(tmp_path: Path) -> None:
+    """A var in `enabled=`, in a ref or in a config would make the two parses differ (as the
+    rank-uncertainty and outcome models' `enabled=var(...)` did)."""
+    plain = shape(parse(tmp_path / "plain", None))
+    changed = shape(parse(tmp_path / "changed", json.dumps(SETTINGS)))
+    differing = sorted(uid for uid in plain["nodes"] if plain["nodes"][uid] != changed["nodes"].get(uid))
+    assert differing == [], [(uid, plain["nodes"][uid], changed["nodes"].get(uid)) for uid in differing]
+    assert plain == changed
+
+
+def test_one_parse_serves_builds_with_other_settings(synthetic_built: Project, tmp_path: Path) -> None:
+    """Two builds in one process on one parsed manifest: the second compiles again (the rank
+    sets' ephemeral model is injected into its readers again; dbt marks nodes it compiled) and
+    with its own settings, which reach the models."""
+    project = warehouse_copy(synthetic_built, tmp_path)
+    pipeline_dbt.MANIFESTS.clear()
+    critical = []
+    for coverage in (0.9, 0.5):
+        with project.environment():
+            pipeline_dbt.Dbt(few_replicates(taxonomy="icml2026", rank_sets_coverage=coverage)).invoke(
+                "run", "--select", "int_rank_set_estimates int_rank_set_critical_values")
+        assert len(pipeline_dbt.MANIFESTS) == 1  # parsed once
+        critical += rows(project.db, "select count(*), sum(marginal_critical_value) "
+                                     "from intermediate.int_rank_set_critical_values")
+    (papers, wide), (same, narrow) = critical
+    assert papers == same > 0 and narrow < wide  # a lower coverage: smaller critical values

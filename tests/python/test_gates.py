@@ -1,0 +1,91 @@
+"""The quality gates' worker: a dead worker is a failed gate at once, never a hang; one worker
+serves every run of a process.
+
+Before, the raw frames travelled in the worker's start-up pipe: when the worker died before
+reading them (spawned from a pytest-xdist worker), the pipeline sat in write() forever. Now the
+worker starts with no arguments and gets each request through its own pipe.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from project import Project
+
+from paperrank.pipeline import gates
+from paperrank.pipeline.gates import GateFailed, Gates
+from paperrank.pipeline.settings import Settings
+
+SETTINGS = Settings(taxonomy="icml2026", profile="iclr2026")
+
+
+def start(project: Project, log: Path) -> Gates:
+    with project.environment():
+        return Gates(SETTINGS, log)
+
+
+def test_one_worker_checks_every_run_of_a_process(synthetic_loaded: Project, tmp_path: Path) -> None:
+    log = tmp_path / "pipeline.log"
+    first = start(synthetic_loaded, log)
+    try:
+        first.raw()
+    finally:
+        first.stop()
+    worker, reported = first.worker.process.pid, log.stat().st_size
+    second = start(synthetic_loaded, log)
+    try:
+        second.raw()
+        assert second.worker.process.pid == worker  # great-expectations imported once
+    finally:
+        second.stop()
+    assert log.stat().st_size > reported > 0  # both verdicts reported
+
+
+def test_a_dead_worker_fails_the_gate_instead_of_hanging(synthetic_loaded: Project, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker killed before it reads frames larger than a pipe holds (the real raw layer's
+    are megabytes): the verdict is a failed gate within seconds, not a hang, and the next run
+    starts a new worker."""
+    gates._discard_worker()
+    worker = gates._worker()
+    os.kill(worker.process.pid, signal.SIGKILL)
+    worker.process.join()
+    big = {"papers": pd.DataFrame({"text": ["x" * 1000] * 8000})}  # 8 MB
+    monkeypatch.setattr(gates, "_worker", lambda: worker)
+    monkeypatch.setattr("paperrank.quality.frames.read_stage", lambda *args: big)
+    checked = start(synthetic_loaded, tmp_path / "pipeline.log")
+    monkeypatch.undo()
+    verdict: list[BaseException] = []
+
+    def receive() -> None:
+        try:
+            checked.raw()
+        except BaseException as error:  # noqa: BLE001 - the verdict is what the test reads
+            verdict.append(error)
+
+    waiting = threading.Thread(target=receive, daemon=True)
+    waiting.start()
+    waiting.join(timeout=60)
+    assert not waiting.is_alive(), "the pipeline hung on a dead gate worker"
+    checked.stop()
+    assert len(verdict) == 1 and isinstance(verdict[0], GateFailed), verdict
+    again = start(synthetic_loaded, tmp_path / "pipeline.log")
+    try:
+        again.raw()
+        assert again.worker.process.pid != checked.worker.process.pid
+    finally:
+        again.stop()
+
+
+def test_a_run_cut_short_never_hands_its_verdict_to_the_next(synthetic_loaded: Project,
+                                                              tmp_path: Path) -> None:
+    """A run that stops before reading its raw verdict (an interrupted build) ends its worker,
+    so the next run cannot read the old verdict as its own."""
+    cut = start(synthetic_loaded, tmp_path / "pipeline.log")
+    cut.stop()  # the raw verdict was never read
+    assert gates._WORKER is None and not cut.worker.process.is_alive()
