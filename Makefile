@@ -25,14 +25,17 @@ VENUE ?=
 LABEL_MODEL ?=
 # review-form profile the raw checks use for every venue (default: found from each venue's name)
 PROFILE ?=
-EXPORT_DIR ?= exports
-REPORT_DIR ?= output/report
+# where a venue's CSVs and report page go; empty: the venue's own folders, exports/<venue>/ and
+# output/report/<venue>/ (with output/report/index.html listing every venue's page)
+EXPORT_DIR ?=
+REPORT_DIR ?=
 # yes: CSVs start with a UTF-8 byte order mark, so Excel shows accents right
 CSV_BOM ?= no
 SETTINGS = --taxonomy "$(TAXONOMY)" --top-n "$(TOP_N)" --weight-set "$(WEIGHT_SET)" \
     --venue "$(VENUE)" --label-model "$(LABEL_MODEL)" --profile "$(PROFILE)" \
     --engine "$(ENGINE)"
 BOM_FLAG = $(if $(filter yes true 1,$(CSV_BOM)),--bom)
+OUTPUT_DIRS = $(if $(EXPORT_DIR),--export-dir "$(EXPORT_DIR)") $(if $(REPORT_DIR),--report-dir "$(REPORT_DIR)")
 # The rank-uncertainty and weight-sensitivity settings (docs/rank-uncertainty.md), each passed
 # only when set: e.g. make rank RANK_UNCERTAINTY_METHOD=normal WEIGHT_DRAWS=50; empty: dbt_project.yml's
 SETTINGS += $(if $(RANK_UNCERTAINTY_METHOD),--rank-uncertainty-method "$(RANK_UNCERTAINTY_METHOD)")
@@ -97,7 +100,7 @@ spark-raw: setup-spark ## copy the DuckDB raw layer to Parquet and register it a
 
 ## The main job, offline: synthetic ICML-sized venue -> keyword labels -> checks -> dbt -> publish -> CSVs.
 demo: setup ## the main job offline: synthetic venue, keyword labels, checks, dbt, publish, CSVs
-	@PAPERRANK_DB=$(DEMO_DB) PAPERRANK_PUBLISHED_DB=$(DEMO_PUBLISHED_DB) $(PAPERRANK) demo --out "$(DEMO_DIR)" --report-dir "$(REPORT_DIR)" \
+	@PAPERRANK_DB=$(DEMO_DB) PAPERRANK_PUBLISHED_DB=$(DEMO_PUBLISHED_DB) $(PAPERRANK) demo --out "$(DEMO_DIR)" $(if $(REPORT_DIR),--report-dir "$(REPORT_DIR)") \
 	    $(if $(DEMO_PAPERS),--papers $(DEMO_PAPERS))
 
 ## A real venue end to end: fetch from OpenReview, classify with the LLM, rank, export.
@@ -116,13 +119,13 @@ run: setup ## a real venue end to end: fetch from OpenReview, classify with the 
 ## Everything after loading, in one process: raw checks, dbt build, mart checks, marts agree,
 ## publish to PAPERRANK_PUBLISHED_DB, one CSV per category from the published build.
 rank: setup $(ENGINE_SETUP) ## everything after loading: checks, dbt build, audit, publish, CSVs, report
-	$(PAPERRANK) rank $(SETTINGS) --export-dir "$(EXPORT_DIR)" $(BOM_FLAG) \
-	    --report-dir "$(REPORT_DIR)"
+	$(PAPERRANK) rank $(SETTINGS) $(OUTPUT_DIRS) $(BOM_FLAG)
 
 ## The experts' report: one self-contained HTML page per venue, from the published marts
 ##   (PAPERRANK_PUBLISHED_DB; REPORT_DB=path reads another warehouse). make rank writes it too.
 report: setup ## the experts' HTML report of the published build, one page per venue
-	$(PAPERRANK) report --out-dir "$(REPORT_DIR)" $(if $(REPORT_DB),--db "$(REPORT_DB)")
+	$(PAPERRANK) report $(if $(REPORT_DIR),--out-dir "$(REPORT_DIR)") $(if $(VENUE),--venue "$(VENUE)") \
+	    $(if $(REPORT_DB),--db "$(REPORT_DB)")
 
 ## dbt build alone, in the working warehouse (publishes nothing); ENGINE=spark: on Spark.
 build: setup $(ENGINE_SETUP) ## dbt build alone in the working warehouse (publishes nothing)
@@ -130,14 +133,15 @@ build: setup $(ENGINE_SETUP) ## dbt build alone in the working warehouse (publis
 
 ## The CSVs of the published build (the same export `make rank` ends with).
 export: setup ## the CSVs of the published build
-	$(PAPERRANK) export --export-dir "$(EXPORT_DIR)" --venue "$(VENUE)" $(BOM_FLAG)
+	$(PAPERRANK) export $(if $(EXPORT_DIR),--export-dir "$(EXPORT_DIR)") --venue "$(VENUE)" $(BOM_FLAG)
 
 publications: setup ## list the kept publications and which one is published
 	$(PAPERRANK) publications
 
-## Publish the previous build again, and export it.
-rollback: setup ## publish the previous build again, and export it
-	$(PAPERRANK) rollback --export-dir "$(EXPORT_DIR)" --report-dir "$(REPORT_DIR)"
+## Publish a venue's previous build again (VENUE=...; may be left out when one venue is published),
+## and its CSVs and report page; the other venues stay as they are.
+rollback: setup ## publish a venue's previous build again (VENUE=...), with its CSVs and page
+	$(PAPERRANK) rollback --venue "$(VENUE)" $(OUTPUT_DIRS)
 
 validate: setup validate-raw validate-marts ## the great-expectations checks on the raw layer and the marts
 

@@ -22,7 +22,7 @@ from paperrank.core.errors import CheckFailed
 from paperrank.pipeline.rank import DEFAULT_REPORT_DIR, Steps, rank
 from paperrank.pipeline.settings import Settings
 from paperrank.pipeline.summary import category_lines
-from paperrank.publish import publish
+from paperrank.publish import outputs, publish
 
 VENUE = "SYNTH 2026"
 TAXONOMY = "icml2026"
@@ -40,9 +40,10 @@ class DemoStepFailed(CheckFailed):
               help="papers of the synthetic venue (default: ICML 2026's 6,352)")
 @click.option("--out", type=click.Path(path_type=Path), default=DEMO_DIR,
               help=f"folder of the venue files, CSVs and logs (default {DEMO_DIR})")
-@click.option("--report-dir", type=click.Path(path_type=Path), default=DEFAULT_REPORT_DIR,
-              help=f"folder of the experts' report page (default {DEFAULT_REPORT_DIR})")
-def command(papers: int | None, out: Path, report_dir: Path) -> None:
+@click.option("--report-dir", type=click.Path(path_type=Path), default=None,
+              help=f"folder of the experts' report page (default {DEFAULT_REPORT_DIR}/synth-2026, "
+                   f"listed in {DEFAULT_REPORT_DIR}/index.html)")
+def command(papers: int | None, out: Path, report_dir: Path | None) -> None:
     logs = out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     working, published = config.working_db(), publish.published_path()
@@ -68,7 +69,8 @@ def command(papers: int | None, out: Path, report_dir: Path) -> None:
     evaluation = logs / "5_label_agreement.log"
     Steps(1).run("compare the labels with the venue's true themes", lambda: _paperrank(
         evaluation, "classify", "eval", "--taxonomy", TAXONOMY, "--against", str(truth)))
-    print(summary(published, working, exports, logs, evaluation, report_dir), flush=True)
+    print(summary(published, working, exports, logs, evaluation, outputs.report_dir(VENUE, report_dir)),
+          flush=True)
 
 
 def _paperrank(log: Path, *args: str) -> None:
@@ -85,7 +87,7 @@ def _paperrank(log: Path, *args: str) -> None:
 
 def summary(published: Path, working: Path, exports: Path, logs: Path, evaluation: Path,
             report_dir: Path) -> str:
-    lines, build_id, _top_n = category_lines(published)
+    lines, build_id, _top_n = category_lines(published, VENUE)
     agreement = re.search(r"accuracy: ([0-9.]+)", evaluation.read_text(encoding="utf-8"))
     if agreement:
         lines.append(f"Labels vs the venue's true themes: accuracy {agreement[1]} ({evaluation})")
@@ -99,11 +101,13 @@ def summary(published: Path, working: Path, exports: Path, logs: Path, evaluatio
         f"  published warehouse  {published}  (build {build_id}; what analysts query)",
         f"  working warehouse    {working}  (loaders and dbt write here)",
         f"  CSVs                 {exports}/  (one per ranked category, manifest.json)",
-        f"  experts' report      {report_dir}/  (one HTML page per venue; open it in a browser)",
+        f"  experts' report      {report_dir}/  (the venue's page; {outputs.report_root()}/index.html "
+        "lists every venue's; open it in a browser)",
         f"  logs                 {logs}/  (dbt's: {config.dbt_log_path()}/dbt.log)",
         "Query the published warehouse:",
         f"  {query}",
-        "Next: a real venue with `make run VENUE_ID=... VENUE=...` (README, 'Running a venue'); "
-        "`make help` lists every target and setting.",
+        "Next: a real venue, ICLR 2026 from the shared data (README, 'A real venue: ICLR 2026 from "
+        "the shared data'), or one from OpenReview with `make run VENUE_ID=... VENUE=...` "
+        "(docs/operating-a-venue.md); `make help` lists every target and setting.",
     ]
     return "\n".join(lines)

@@ -33,7 +33,7 @@ from paperrank.pipeline.dbt import Dbt
 from paperrank.pipeline.gates import Gates
 from paperrank.pipeline.settings import Settings
 from paperrank.pipeline.summary import category_summary
-from paperrank.publish import export_files, fingerprint, publish, report_files, versions
+from paperrank.publish import export_files, fingerprint, outputs, publish, report_files, versions
 from paperrank.publish.locks import check_writable
 
 DEFAULT_EXPORT_DIR = config.DEFAULT_EXPORT_DIR
@@ -43,22 +43,27 @@ DEFAULT_LOG = config.dbt_log_path() / "pipeline.log"  # beside dbt.log
 
 @click.command("rank", help=__doc__)
 @settings_options
-@click.option("--export-dir", type=click.Path(path_type=Path), default=DEFAULT_EXPORT_DIR,
-              help=f"folder of the category CSVs (default {DEFAULT_EXPORT_DIR})")
-@click.option("--report-dir", type=click.Path(path_type=Path), default=DEFAULT_REPORT_DIR,
-              help=f"folder of the experts' report pages (default {DEFAULT_REPORT_DIR})")
+@click.option("--export-dir", type=click.Path(path_type=Path), default=None,
+              help=f"folder of the venue's category CSVs (default {DEFAULT_EXPORT_DIR}/<venue>)")
+@click.option("--report-dir", type=click.Path(path_type=Path), default=None,
+              help=f"folder of the venue's report page (default {DEFAULT_REPORT_DIR}/<venue>, "
+                   f"with {DEFAULT_REPORT_DIR}/index.html listing every venue's page)")
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
 @click.option("--log", type=click.Path(path_type=Path), default=DEFAULT_LOG,
               help="file the quality reports are appended to "
                    "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
-def command(chosen: Settings, export_dir: Path, report_dir: Path, bom: bool, log: Path) -> None:
+def command(chosen: Settings, export_dir: Path | None, report_dir: Path | None, bom: bool,
+            log: Path) -> None:
     rank(chosen, export_dir, bom, log, report_dir)
-    print(category_summary(publish.published_path()), flush=True)
+    print(category_summary(publish.published_path(), settings.ranked_venue(chosen, db_path())), flush=True)
 
 
-def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
-         report_dir: Path = DEFAULT_REPORT_DIR) -> str:
+def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
+         report_dir: Path | None = None) -> str:
     """Run the back half; return the published build id.
+
+    The venue's CSVs and report page go to `export_dir` and `report_dir` when given, else to the
+    venue's own folders (`paperrank.publish.outputs`), beside the other venues' and an index.
 
     Before anything runs: every setting is checked against the seeds and the raw layer, the
     published warehouse, the export and the report folders are checked to be the project's
@@ -69,7 +74,9 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
         raise PaperrankError(f"no working warehouse at {working}; load data first "
                                 "(paperrank ingest ..., paperrank classify ...)")
     settings.check(chosen, working, one_venue=True)  # every setting, before anything runs
-    check_targets(export_dir, report_dir)
+    venue = settings.ranked_venue(chosen, working)
+    exports, reports = outputs.export_dir(venue, export_dir), outputs.report_dir(venue, report_dir)
+    check_targets(exports, reports, venue)
     check_writable(working)
     log.parent.mkdir(parents=True, exist_ok=True)
     raw_before = fingerprint.take(working)
@@ -86,19 +93,31 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
     finally:
         gates.stop()
     # the export reads the published DuckDB file, whichever engine built it
-    steps.run("export", lambda: export(export_dir, chosen.venue, bom))
-    print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
-    pages = steps.run("experts' report", lambda: report_files.publish_report(
-        publish.published_path(), report_dir, [chosen.venue] if chosen.venue else None))
-    for venue, page in pages:
-        print(f"report for {venue}: {page}", flush=True)
+    steps.run("export", lambda: export(exports, venue, bom))
+    print(f"CSVs: {exports}/ (manifest.json lists them)", flush=True)
+    pages = steps.run("experts' report", lambda: report(reports, venue, index=report_dir is None))
+    for shown, page in pages:
+        print(f"report for {shown}: {page}", flush=True)
     return build_id
 
 
-def check_targets(export_dir: Path, report_dir: Path) -> None:
-    """The paths the run will write are the project's own and apart from each other, and the
-    published file is free: refused before anything runs (PaperrankError, exit 2)."""
+def report(report_dir: Path, venue: str, index: bool) -> list[tuple[str, Path]]:
+    """The venue's report page from the published warehouse; with `index`, the index page of
+    the report root lists it beside the other venues' pages."""
+    published = publish.published_path()
+    pages = report_files.publish_report(published, report_dir, [venue])
+    outputs.remember(report_dir, venue)
+    if index:
+        report_files.write_index(outputs.report_root())
+    return pages
+
+
+def check_targets(export_dir: Path, report_dir: Path, venue: str) -> None:
+    """The paths the run will write are the project's own, the venue's, and apart from each
+    other, and the published file is free: refused before anything runs (PaperrankError, exit 2)."""
     published, working = publish.published_path(), db_path()
+    outputs.check(export_dir, venue)
+    outputs.check(report_dir, venue)
     publish.claim(published, create=False)
     export_files.claim(export_dir, create=False)
     report_files.claim(report_dir, create=False)
@@ -157,11 +176,14 @@ def build(dbt: Dbt, engine: str) -> None:
     dbt.invoke("build", "--exclude-resource-type", "unit_test")  # `make test` runs those
 
 
-def export(export_dir: Path, venue: str | None, bom: bool) -> str:
-    """The category CSVs of the published warehouse (the same export as ops' run-operation)."""
+def export(export_dir: Path, venue: str, bom: bool) -> str:
+    """The venue's category CSVs from the published warehouse (the same export as ops'
+    run-operation); the folder remembers its venue."""
     from paperrank.publish import category_csvs
 
-    return category_csvs.export(publish.published_path(), export_dir, venue, bom)
+    done = category_csvs.export(publish.published_path(), export_dir, venue, bom)
+    outputs.remember(export_dir, venue)
+    return done
 
 
 class Steps:

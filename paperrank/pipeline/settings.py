@@ -222,6 +222,7 @@ def _check_raw(chosen: Settings, warehouse: Path, one_venue: bool) -> None:
             [chosen.taxonomy]).fetchall()]
         venues = [r[0] for r in con.execute(
             "select distinct venue from raw.papers where is_accepted order by 1").fetchall()]
+        scored = _scored_fields(con, chosen.venue)
     finally:
         con.close()
     if chosen.taxonomy not in labelled:
@@ -238,6 +239,61 @@ def _check_raw(chosen: Settings, warehouse: Path, one_venue: bool) -> None:
         raise PaperrankError(
             f"raw.papers holds {len(venues)} venues ({', '.join(venues)}); a publication is one "
             "venue's rankings, CSVs and report: set VENUE (--venue) to one of them")
+    for venue, fields in scored.items():
+        _check_weight_set_fits(chosen.weight_set, venue, fields)
+
+
+def _scored_fields(con: Any, venue: str | None) -> dict[str, set[str]]:
+    """Per venue (the one set, or every one), the review scores its accepted papers' reviews have."""
+    from paperrank.core.seeds import review_score_columns
+
+    fields = review_score_columns()
+    rows = con.execute(
+        "select p.venue, " + ", ".join(f"bool_or(r.{f} is not null)" for f in fields)
+        + " from raw.papers as p inner join raw.reviews as r on r.paper_id = p.paper_id"
+        " where p.is_accepted and ($venue is null or p.venue = $venue) group by p.venue",
+        {"venue": venue}).fetchall()
+    return {row[0]: {f for f, present in zip(fields, row[1:], strict=True) if present} for row in rows}
+
+
+def _check_weight_set_fits(weight_set: str, venue: str, fields: set[str]) -> None:
+    """The weight set weighs only signals the venue's reviews have (a signal's review field is
+    its name before the first '_': contribution_mean -> contribution, rating_std -> rating);
+    otherwise the missing signal would count as 0 for every paper, a plausible ranking on fewer
+    signals than the weights say. dbt checks the same on its own side
+    (macros/validation/check_weight_set_signals.sql), after seconds of start-up."""
+    weighted: dict[str, list[tuple[str, str]]] = {}
+    for row in read_seed("composite_weights"):
+        if float(row["weight"] or 0) != 0:
+            weighted.setdefault(row["weight_set"], []).append((row["signal"], row["weight"]))
+    lacking = [f"{signal} (weight {weight})" for signal, weight in weighted.get(weight_set, [])
+               if signal.split("_")[0] not in fields]
+    if lacking:
+        fitting = [name for name, signals in sorted(weighted.items())
+                   if all(signal.split("_")[0] in fields for signal, _ in signals)]
+        raise PaperrankError(
+            f"weight_set {weight_set} weighs {', '.join(lacking)}, which venue {_q(venue)} lacks: its "
+            f"reviews have {', '.join(sorted(fields)) or 'no scores'}; weight sets that fit it: "
+            f"{', '.join(fitting) or 'none (add one to seeds/composite_weights.csv)'} (WEIGHT_SET=, --weight-set)")
+
+
+def ranked_venue(chosen: Settings, warehouse: Path) -> str:
+    """The one venue a publishing run ranks: the one set, or the only one with accepted papers
+    (`check(..., one_venue=True)` has refused anything else)."""
+    if chosen.venue is not None:
+        return chosen.venue
+    from paperrank.core.warehouse import open_duckdb
+
+    con = open_duckdb(warehouse, read_only=True)
+    try:
+        venues = [r[0] for r in con.execute(
+            "select distinct venue from raw.papers where is_accepted order by 1").fetchall()]
+    finally:
+        con.close()
+    if len(venues) != 1:
+        raise PaperrankError(f"raw.papers holds {len(venues)} venues with accepted papers "
+                             f"({', '.join(venues) or 'none'}): set VENUE (--venue) to one of them")
+    return str(venues[0])
 
 
 def _q(text: str | None) -> str:

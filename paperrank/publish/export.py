@@ -1,8 +1,9 @@
-"""`paperrank export`: the CSVs of the published build, swapped into place whole.
+"""`paperrank export`: one venue's CSVs of the published build, swapped into place whole.
 
 The same export the pipeline runs and ops' `dbt run-operation export_category_csvs` calls
 (paperrank.publish.category_csvs); it reads only the published warehouse, read-only, and refuses
-a missing one.
+a missing one. The venue may be left out when the published warehouse holds one venue; its CSVs
+go to its own folder unless --export-dir says otherwise.
 """
 
 from __future__ import annotations
@@ -11,16 +12,21 @@ from pathlib import Path
 
 import click
 
+from paperrank.core.errors import PaperrankError
 from paperrank.pipeline import rank
-from paperrank.publish import publish
+from paperrank.publish import outputs, publish, venue_history, versions
 
 
 @click.command("export", help=__doc__)
-@click.option("--export-dir", type=click.Path(path_type=Path), default=rank.DEFAULT_EXPORT_DIR,
-              help=f"folder of the category CSVs (default {rank.DEFAULT_EXPORT_DIR})")
-@click.option("--venue", default="", help="the venue to export when several are ranked")
+@click.option("--export-dir", type=click.Path(path_type=Path), default=None,
+              help=f"folder of the venue's CSVs (default {rank.DEFAULT_EXPORT_DIR}/<venue>)")
+@click.option("--venue", default="", help="the venue to export (default: the only one published)")
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
-def command(export_dir: Path, venue: str, bom: bool) -> None:
-    publish.require_published(publish.published_path())
-    rank.check_writable_by_readers(publish.published_path())
-    print(rank.export(export_dir, venue or None, bom))
+def command(export_dir: Path | None, venue: str, bom: bool) -> None:
+    published = publish.require_published(publish.published_path())
+    rank.check_writable_by_readers(published)
+    current = versions.current(published) or (published if published.is_file() else None)
+    if current is None:
+        raise PaperrankError(f"{published} is not a publication of paperrank")
+    chosen = venue_history.one_venue(current, venue or None, doing="export")
+    print(rank.export(outputs.export_dir(chosen, export_dir), chosen, bom))

@@ -2,10 +2,17 @@
 
 The working warehouse (PAPERRANK_DB) is where loaders and dbt write and where the audit runs.
 Analysts open the published warehouse (PAPERRANK_PUBLISHED_DB), a symbolic link to one
-complete build in `<published>.versions/`.  Publishing copies the marts, the seeds and the
-loaders' rejected records into a new file, checkpoints it (no WAL), makes it durable and
-switches the link (`paperrank.publish.versions`).  Publication files are never written again, so a
-reader never blocks a build, and a reader that opened an older build keeps reading it.
+complete publication in `<published>.versions/`.  Publication files are never written again, so
+a reader never blocks a build, and a reader that opened an older publication keeps reading it.
+
+One published warehouse holds every venue's latest audited build, side by side (analysts query
+one file; every mart has a `venue` column). Publishing a build composes a new file: the build's
+rows for the venues it ranked, and every other venue's rows as the current publication has them
+(relations without a venue column, the seeds and the loaders' rejected records, come from the
+new build). So publishing, or rolling back, one venue never removes, hides or changes another
+venue's rows. The file is checkpointed (no WAL), made durable, and the link switched
+(`paperrank.publish.versions`). Which publication holds each venue's builds is kept beside them
+(`paperrank.publish.venue_history`), so `rollback(venue)` brings one venue's previous build back.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import duckdb
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import one_row
-from paperrank.publish import versions
+from paperrank.publish import venue_history, versions
 
 # what analysts get: every table of these schemas, plus these single relations
 SCHEMAS = ("marts", "seeds")
@@ -69,17 +76,56 @@ def _publish(working: Path, published: Path, staged: Path, keep: int,
         build_id = con.execute("select min(build_id) from work.marts.build_settings").fetchall()[0][0]
         if build_id is None:
             raise PaperrankError(f"{working} has no marts.build_settings row: nothing to publish")
-        for schema, table, comment in _relations(con):
-            con.execute(f'create schema if not exists "{schema}"')
-            con.execute(f'create table "{schema}"."{table}" as select * from work."{schema}"."{table}"')
-            _copy_comments(con, schema, table, comment)
-        con.execute("detach work")
-        con.execute("checkpoint")
+        venues = [r[0] for r in con.execute(
+            "select distinct venue from work.marts.build_settings order by 1").fetchall()]
+        compose(con, "work", venues, versions.current(published))
     finally:
         con.close()
     final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"),
                              is_legacy_publication, keep)
+    venue_history.published(published, {venue: build_id for venue in venues}, final.name)
     return build_id, final
+
+
+def compose(con: duckdb.DuckDBPyConnection, source: str, venues: list[str], current: Path | None) -> None:
+    """Fill the new publication (`con`'s database) with the relations of the database attached
+    as `source` for `venues`, and every other venue's rows of the publication `current`.
+
+    A relation with a venue column is the union (by column name) of the source's rows of
+    `venues` and the current publication's rows of every other venue; one without (the seeds,
+    the rejected records) is the source's. A relation only the current publication has keeps
+    its other venues' rows. dbt's comments come along, so the tables explain themselves."""
+    if current is not None:
+        con.execute(f"attach {_literal(str(current))} as live (read_only)")
+    try:
+        fresh = {(s, t): c for s, t, c in _relations(con, source)}
+        kept = {(s, t): c for s, t, c in _relations(con, "live")} if current is not None else {}
+        chosen = ", ".join(_literal(v) for v in venues) or "null"
+        for schema, table in sorted(fresh.keys() | kept.keys()):
+            parts = []
+            if (schema, table) in fresh:
+                venue_filter = (f" where venue in ({chosen})"
+                                if _has_venue(con, source, schema, table) else "")
+                parts.append(f'select * from {source}."{schema}"."{table}"{venue_filter}')
+            if (schema, table) in kept and _has_venue(con, "live", schema, table):
+                parts.append(f'select * from live."{schema}"."{table}" where venue not in ({chosen})')
+            if not parts:
+                continue  # a venue-less relation the new build no longer has
+            con.execute(f'create schema if not exists "{schema}"')
+            con.execute(f'create table "{schema}"."{table}" as ' + " union all by name ".join(parts))
+            origin = source if (schema, table) in fresh else "live"
+            _copy_comments(con, origin, schema, table, fresh.get((schema, table), kept.get((schema, table))))
+    finally:
+        if current is not None:
+            con.execute("detach live")
+    con.execute(f"detach {source}")
+    con.execute("checkpoint")
+
+
+def _has_venue(con: duckdb.DuckDBPyConnection, database: str, schema: str, table: str) -> bool:
+    return con.execute("select count(*) from duckdb_columns() where database_name = ? and "
+                       "schema_name = ? and table_name = ? and column_name = 'venue'",
+                       [database, schema, table]).fetchone() == (1,)
 
 
 def claim(published: Path, create: bool = True) -> None:
@@ -122,29 +168,55 @@ def _attach_spark_tables(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(f'create view work."{schema}"."{table}" as select * from read_parquet({_literal(files)})')
 
 
-def rollback(published: Path) -> tuple[Path, Path]:
-    """Point the published warehouse at the publication before the current one in the
-    publication history (so a build withdrawn by an earlier rollback stays withdrawn)."""
+def rollback(published: Path, venue: str | None) -> tuple[str, str, Path]:
+    """Publish `venue`'s previous audited build again, every other venue as it is: a new
+    publication composed of the current one and the earlier publication that holds that
+    build. `venue` may be left out when the published warehouse holds one venue. Returns the
+    withdrawn and the restored build ids and the new version."""
     require_published(published)
     claim(published, create=False)
-    return versions.withdraw(published)
+    current = versions.current(published)
+    if current is None:
+        raise PaperrankError(f"{published} has no earlier publication to roll back to")
+    venue = venue_history.one_venue(current, venue)
+    withdrawn, restored, holder = venue_history.previous(published, venue)
+    staged = versions.versions_dir(published) / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
+    try:
+        staged.unlink(missing_ok=True)
+        con = duckdb.connect(str(staged))
+        try:
+            con.execute(f"attach {_literal(str(holder))} as earlier (read_only)")
+            compose(con, "earlier", [venue], current)
+        finally:
+            con.close()
+        final = versions.install(published, staged, versions.version_name(restored, ".duckdb"),
+                                 is_legacy_publication)
+    except (OSError, duckdb.IOException, duckdb.TransactionException) as error:
+        versions._remove(staged)
+        versions._remove(staged.with_name(staged.name + ".wal"))
+        raise PaperrankError(f"rolling back {venue} in {published} failed, nothing was switched: "
+                             f"{_first_line(error)}") from None
+    venue_history.rolled_back(published, venue, final.name)
+    return withdrawn, restored, final
 
 
-def _relations(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str | None]]:
+def _relations(con: duckdb.DuckDBPyConnection, database: str) -> list[tuple[str, str, str | None]]:
     rows = con.execute(
-        "select schema_name, table_name, comment from duckdb_tables() where database_name = 'work' "
+        "select schema_name, table_name, comment from duckdb_tables() where database_name = ? "
         "union all select schema_name, view_name, comment from duckdb_views() "
-        "where database_name = 'work' and not internal order by 1, 2").fetchall()
+        "where database_name = ? and not internal order by 1, 2", [database, database]).fetchall()
     return [(s, t, c) for s, t, c in rows if s in SCHEMAS or (s, t) in RELATIONS]
 
 
-def _copy_comments(con: duckdb.DuckDBPyConnection, schema: str, table: str, comment: str | None) -> None:
+def _copy_comments(con: duckdb.DuckDBPyConnection, database: str, schema: str, table: str,
+                   comment: str | None) -> None:
     """Keep dbt's persisted docs, so the published tables explain themselves too."""
     if comment:
         con.execute(f'comment on table "{schema}"."{table}" is {_literal(comment)}')
     for column, text in con.execute(
-            "select column_name, comment from duckdb_columns() where database_name = 'work' "
-            "and schema_name = ? and table_name = ? and comment is not null", [schema, table]).fetchall():
+            "select column_name, comment from duckdb_columns() where database_name = ? "
+            "and schema_name = ? and table_name = ? and comment is not null",
+            [database, schema, table]).fetchall():
         con.execute(f'comment on column "{schema}"."{table}"."{column}" is {_literal(text)}')
 
 

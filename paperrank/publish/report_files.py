@@ -45,9 +45,14 @@ def is_legacy_report(path: Path) -> bool:
     return bool(pages)
 
 
-def build_id_of(db: Path) -> str:
+def build_id_of(db: Path, venues: list[str] | None = None) -> str:
+    """The build of `db` the pages show: the venues' (the first build id of them), or the
+    file's when no venue is named."""
     con = duckdb.connect(str(db), read_only=True)
     try:
+        if venues:
+            return str(one_row(con, "select min(build_id) from marts.build_settings where venue in ("
+                               + ", ".join(_literal(v) for v in venues) + ")")[0])
         return str(one_row(con, "select min(build_id) from marts.build_settings")[0])
     finally:
         con.close()
@@ -74,7 +79,7 @@ def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
                     f"venues {pages[page.name]!r} and {venue!r} would share the report page "
                     f"{page.name}; rank them one at a time (VENUE=...) into different REPORT_DIRs")
             pages[page.name] = venue
-        build_id = build_id_of(db)
+        build_id = build_id_of(db, venues)
         manifest = {"build_id": build_id, "published_db": str(db),
                     "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
                     "pages": [{"venue": venue, "file": name,
@@ -94,13 +99,13 @@ def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
     return [(venue, report_dir / name) for name, venue in sorted(pages.items())]
 
 
-def restore(report_dir: Path, db: Path) -> list[tuple[str, Path]] | None:
-    """Point `report_dir` at its newest version drawn from `db`'s build (rollback); None when
-    there is none (the caller draws the pages again)."""
+def restore(report_dir: Path, db: Path, venue: str) -> list[tuple[str, Path]] | None:
+    """Point `report_dir` at its newest version drawn from the venue's build in `db` (rollback);
+    None when there is none (the caller draws the pages again)."""
     if not report_dir.is_symlink():
         return None
     claim(report_dir, create=False)
-    wanted = build_id_of(db)
+    wanted = build_id_of(db, [venue])
     for version in reversed(versions.listing(report_dir)):
         try:
             manifest = json.loads((version / versions.MANIFEST).read_text(encoding="utf-8"))
@@ -110,3 +115,36 @@ def restore(report_dir: Path, db: Path) -> list[tuple[str, Path]] | None:
             versions.point(report_dir, version)
             return [(p["venue"], report_dir / p["file"]) for p in manifest.get("pages", [])]
     return None
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+INDEX = "index.html"
+
+
+def write_index(root: Path) -> Path:
+    """The index page of the report root: every venue's report folder under `root` (a managed
+    folder whose current version has a manifest), its pages, build and date. Written whole
+    (a temporary file renamed over the old one), so a reader sees the old index or the new."""
+    from paperrank.report.index import index_page
+
+    entries = []
+    for link in sorted(root.iterdir()) if root.is_dir() else []:
+        version = versions.current(link)
+        if version is None:
+            continue
+        try:
+            manifest = json.loads((version / versions.MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for page in manifest.get("pages", []):
+            entries.append({"venue": str(page.get("venue")), "href": f"{link.name}/{page.get('file')}",
+                            "build_id": str(manifest.get("build_id")),
+                            "written_at": str(manifest.get("written_at"))})
+    target = root / INDEX
+    staged = root / f".{INDEX}.{os.getpid()}.tmp"
+    staged.write_text(index_page(entries), encoding="utf-8")
+    os.replace(staged, target)
+    return target

@@ -40,6 +40,8 @@ TMP_PREFIX = ".tmp-"
 KEEP = 5
 MARKER = ".paperrank-versions.json"
 HISTORY = ".paperrank-history.json"
+# per venue, its published builds and the versions holding them (paperrank.publish.venue_history)
+VENUE_HISTORY = ".paperrank-venues.json"
 MANIFEST = "manifest.json"
 # `<UTC time>_<build id prefix>[.duckdb]`: the only names that are versions
 VERSION = re.compile(r"[0-9]{8}T[0-9]{12}Z_[A-Za-z0-9]{1,8}(\.duckdb)?")
@@ -238,19 +240,6 @@ def install(link: Path, staged: Path, name: str, legacy: Callable[[Path], bool],
     return final
 
 
-def withdraw(link: Path) -> tuple[Path, Path]:
-    """Point `link` at the publication before the current one in the history (rollback)."""
-    names = history(link)
-    active = current(link)
-    if active is None or len(names) < 2:
-        raise PaperrankError(f"{link} has no earlier publication to roll back to "
-                             f"(history: {names})")
-    before = versions_dir(link) / names[-2]
-    _write_history(versions_dir(link), names[:-1])
-    point(link, before)
-    return active, before
-
-
 def prune(link: Path, keep: int = KEEP) -> None:
     """Delete the versions outside the `keep` latest entries of the history (never the
     current one), and temporaries of processes that are gone; nothing else is touched."""
@@ -259,6 +248,7 @@ def prune(link: Path, keep: int = KEEP) -> None:
         return
     active = current(link)
     kept = set(history(link)[-keep:]) if keep > 0 else set()
+    kept |= pinned(folder, keep)
     for old in listing(link):
         if old.name not in kept and old != active:
             _remove(old)
@@ -266,6 +256,21 @@ def prune(link: Path, keep: int = KEEP) -> None:
         pid = tmp.name.removeprefix(TMP_PREFIX).split("-")[0]
         if pid.isdigit() and int(pid) != os.getpid() and not Path(f"/proc/{pid}").exists():
             _remove(tmp)
+
+
+def pinned(folder: Path, keep: int) -> set[str]:
+    """The versions that hold one of a venue's `keep` latest published builds
+    (`VENUE_HISTORY`): kept, so each venue's previous build survives other venues' publications."""
+    try:
+        data = json.loads((folder / VENUE_HISTORY).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    names: set[str] = set()
+    for entries in (data.values() if isinstance(data, dict) else []):
+        if isinstance(entries, list) and keep > 0:
+            names |= {e["version"] for e in entries[-keep:]
+                      if isinstance(e, dict) and isinstance(e.get("version"), str)}
+    return names
 
 
 def _write_json(path: Path, data: object) -> None:

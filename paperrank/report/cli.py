@@ -27,17 +27,33 @@ def default_db() -> Path:
               help=f"warehouse to read (default: PAPERRANK_PUBLISHED_DB, else {DEFAULT_DB})")
 @click.option("--venue", multiple=True,
               help="venue to report on (repeatable; default: every ranked venue)")
-@click.option("--out-dir", type=click.Path(path_type=Path), default=config.DEFAULT_REPORT_DIR,
-              help=f"folder for the pages (default: {config.DEFAULT_REPORT_DIR})")
+@click.option("--out-dir", type=click.Path(path_type=Path), default=None,
+              help=f"folder for the pages (default: one folder per venue under "
+                   f"{config.DEFAULT_REPORT_DIR}, and its index.html)")
 @click.option("--below", type=int, default=render.BELOW_CUT,
               help=f"papers shown below each shortlist's cut (default: {render.BELOW_CUT})")
-def command(db: Path | None, venue: tuple[str, ...], out_dir: Path, below: int) -> None:
+def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below: int) -> None:
     if below < 0:
         raise PaperrankError(f"--below must be 0 or more, not {below}")
-    from paperrank.publish.report_files import publish_report
+    from paperrank.publish import outputs, report_files
 
-    for name, path in publish_report(db or default_db(), out_dir, list(venue) or None, below=below):
-        print(f"report for {name}: {path}")
+    source = db or default_db()
+    if out_dir is not None:
+        for name, path in report_files.publish_report(source, out_dir, list(venue) or None, below=below):
+            print(f"report for {name}: {path}")
+        return
+    con = marts.connect(source)
+    try:
+        chosen = list(venue) or marts.venues(con)
+    finally:
+        con.close()
+    for one in chosen:  # each venue's page in its own folder, then the index of them all
+        folder = outputs.report_dir(one, None)
+        outputs.check(folder, one)
+        for name, path in report_files.publish_report(source, folder, [one], below=below):
+            print(f"report for {name}: {path}")
+        outputs.remember(folder, one)
+    print(f"index of every venue's page: {report_files.write_index(outputs.report_root())}")
 
 
 def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,
