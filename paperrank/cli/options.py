@@ -14,6 +14,7 @@ import click
 
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError
+from paperrank.core.seeds import project_vars
 from paperrank.pipeline.settings import CHOICES, NUMBERS, Settings, check_values
 
 ENGINES = ("duckdb", "spark")  # paperrank.engines.ENGINES, without importing DuckDB for --help
@@ -31,7 +32,7 @@ def whole_number(text: str) -> int:
 SETTINGS_OPTIONS = (
     click.option("--taxonomy", default=config.DEFAULT_TAXONOMY,
                  help=f"taxonomy of seeds/taxonomies.csv (default {config.DEFAULT_TAXONOMY})"),
-    click.option("--top-n", default=str(config.DEFAULT_TOP_N),
+    click.option("--top-n", default=str(config.DEFAULT_TOP_N), metavar="INTEGER",
                  help=f"shortlist size per ranked category (default {config.DEFAULT_TOP_N})"),
     click.option("--weight-set", default=config.DEFAULT_WEIGHT_SET,
                  help=f"weights of seeds/composite_weights.csv (default {config.DEFAULT_WEIGHT_SET})"),
@@ -48,11 +49,12 @@ SETTINGS_OPTIONS = (
 # the other dbt vars (rank uncertainty, weight sensitivity): default dbt_project.yml's
 EXTRA_OPTIONS = tuple(
     click.option("--" + name.replace("_", "-"), name, default=None,
-                 help=f"{number.help}: {number.allowed()} (default: dbt_project.yml)")
+                 metavar="INTEGER" if number.whole else "NUMBER",
+                 help=f"{number.help}: {number.allowed()} (default {project_vars().get(name)})")
     for name, number in NUMBERS.items() if name != "top_n"
 ) + tuple(
-    click.option("--" + name.replace("_", "-"), name, default=None,
-                 help=f"one of {', '.join(allowed)} (default: dbt_project.yml)")
+    click.option("--" + name.replace("_", "-"), name, default=None, metavar=f"[{'|'.join(allowed)}]",
+                 help=f"one of {', '.join(allowed)} (default {project_vars().get(name)})")
     for name, allowed in CHOICES.items()
 )
 EXTRA_NAMES = tuple(n for n in (*NUMBERS, *CHOICES) if n != "top_n")

@@ -7,6 +7,8 @@ and a command that only reads (docs generate, test, show, ...) refuses a missing
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from paperrank.cli.options import settings_options
@@ -29,7 +31,7 @@ def run_dbt(chosen: Settings, command: list[str]) -> None:
     working = db_path()
     if command[0] not in WRITES and not working.exists():
         raise PaperrankError(f"no warehouse at {working} (PAPERRANK_DB): dbt {command[0]} only "
-                             "reads it; load data and run `make rank` first")
+                             f"reads it; {_what_to_do(working)}")
     settings.check(chosen, working if command[0] in ("build", "run") and working.exists() else None)
     check_writable(working)
     dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine), quiet=False)
@@ -52,3 +54,14 @@ def command(chosen: Settings, dbt_args: tuple[str, ...]) -> None:
 @settings_options
 def build_command(chosen: Settings) -> None:
     run_dbt(chosen, ["build"])
+
+
+def _what_to_do(missing: Path) -> str:
+    """Point at the working warehouses that do exist (the demo's is warehouse/demo.duckdb), or
+    say how to make one."""
+    others = sorted(str(path) for path in missing.parent.glob("*.duckdb")
+                    if path.is_file() and not path.is_symlink() and path != missing)
+    if others:
+        return (f"working warehouses here: {', '.join(others)}; name one, e.g. "
+                f"PAPERRANK_DB={others[0]} make docs")
+    return "load a venue and run `make rank` first (README), or `make demo`"

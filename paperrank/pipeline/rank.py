@@ -1,17 +1,15 @@
-"""`paperrank rank`: everything after loading, in one process (write, audit, publish).
+"""`paperrank rank`: rank the loaded venue, check it, publish it, export its CSVs and draw its page.
 
-
-    dbt build (tests included: the marts-agree rules are dbt tests, tests/singular/) | raw checks
-    -> mart checks -> publish -> export -> the experts' report
+    dbt build with every test -> the checks of the raw data and of the marts -> publish ->
+    one CSV per ranked category -> the experts' report page
 
-Everything up to the audit writes and reads the working warehouse (PAPERRANK_DB) only.  The
-published warehouse (PAPERRANK_PUBLISHED_DB) changes in one atomic step, and only when every
-check passed; the CSVs are then exported from it.  A failed or killed run leaves the
-published warehouse and the exports as they were.  Each step prints one line; the quality
+Everything up to the checks happens in the working warehouse (PAPERRANK_DB); what analysts,
+spreadsheets and experts see changes only when every check passed, in one step: the published
+warehouse (PAPERRANK_PUBLISHED_DB, every venue's latest build), then the venue's CSVs and page.
+A failed or interrupted run leaves them as they were. Each step prints one line; the checks'
 reports go to the log (and to the screen when a check fails), dbt's full log to its log folder.
-The quality gates run in a child process beside dbt (`paperrank.pipeline.gates`): the raw tables are
-read before dbt starts and checked while it builds, so great-expectations' start-up costs no
-wall time; nothing is published unless every verdict passed.
+The venue's CSVs go to exports/<venue>/ and its page to output/report/<venue>/ unless
+--export-dir / --report-dir say otherwise.
 """
 
 from __future__ import annotations

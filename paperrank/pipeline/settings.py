@@ -64,8 +64,13 @@ class Number:
 
     def allowed(self) -> str:
         kind = "a whole number" if self.whole else "a number"
-        low = f"> {self.low:g}" if self.low_open else f">= {self.low:g}"
-        return f"{kind} {low} and <= {self.high:g}"
+        low = f"> {_plain(self.low)}" if self.low_open else f">= {_plain(self.low)}"
+        return f"{kind} {low} and <= {_plain(self.high)}"
+
+
+def _plain(value: float) -> str:
+    """A bound as people write it: 9223372036854775807, not 9.22337e+18."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 # The numeric dbt vars (dbt_project.yml `vars`) and their ranges, as macros/rank_uncertainty.sql
