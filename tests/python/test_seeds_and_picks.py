@@ -125,7 +125,7 @@ def test_duplicate_pick_by_one_expert_names_the_rows_and_lines(loaded: Project,
                          f"{VENUE},{paper},AI Systems,ana,again\n")
     result = make_build(project)
     assert result.returncode != 0
-    test = "unique_combination_expert_selections_venue__selected_by__paper_id"
+    test = "expert_selections_unique_venue_selected_by_paper_id"
     assert (f"FAILED  dbt test {test} "
             "on seed expert_selections (seeds/expert_selections.csv)") in result.stdout
     assert (f"venue='{VENUE}', selected_by='ana', paper_id='{paper}', row_count=2   "
