@@ -129,7 +129,7 @@ def _check_row(row: dict[str, str], papers: Papers) -> tuple[str | None, Pick | 
     problem = papers.problem(venue, paper_id, category)
     if problem is not None:
         return problem, None
-    return None, Pick(venue, paper_id, category, selected_by, inert_cell(note))
+    return None, Pick(venue, paper_id, category, selected_by, note)
 
 
 def read_seed(seed: Path, table: Table, papers: Papers, experts: Experts) -> list[Pick]:
@@ -179,6 +179,8 @@ def merge(existing: Iterable[Pick], incoming: Iterable[Pick]) -> list[Pick]:
 
 
 def seed_text(picks: list[Pick]) -> str:
+    """The seed's bytes: every note as a spreadsheet shows it as text, the imported ones and
+    those an earlier importer wrote raw alike."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
