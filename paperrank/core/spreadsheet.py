@@ -22,3 +22,10 @@ def inert_cell(text: str) -> str:
     the page's download and then through an import is neutralised once, not twice.
     """
     return "'" + text if FORMULA.match(text) else text
+
+
+def plain_cell(text: str) -> str:
+    """The value behind a cell `inert_cell` made: for a key read back from such a CSV (a paper
+    id, a venue, a category), which must match the warehouse byte for byte. OpenReview ids may
+    start with `-`; the report page's download writes such an id as `'-...`."""
+    return text[1:] if text.startswith("'") and FORMULA.match(text[1:]) else text

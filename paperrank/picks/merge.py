@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperrank.core.errors import PaperrankError
-from paperrank.core.spreadsheet import inert_cell
+from paperrank.core.spreadsheet import inert_cell, plain_cell
 from paperrank.picks.names import expert_key, name_problem, stored_name
 from paperrank.picks.papers import Papers, read_papers
 from paperrank.picks.seed_file import seed_lock, write_atomically
@@ -110,7 +110,8 @@ def read_picks(path: Path, table: Table, papers: Papers,
 
 
 def _check_row(row: dict[str, str], papers: Papers) -> tuple[str | None, Pick | None]:
-    paper_id, category = row["paper_id"].strip(), row["category"].strip()
+    # the page's download wrote every cell through the spreadsheet rule: keys back as they are
+    paper_id, category = plain_cell(row["paper_id"].strip()), plain_cell(row["category"].strip())
     selected_by, note = row["selected_by"], row["note"]
     if not paper_id or not category:
         return "malformed line: paper_id and category must not be empty", None
@@ -118,7 +119,7 @@ def _check_row(row: dict[str, str], papers: Papers) -> tuple[str | None, Pick | 
     if problem is not None:
         return problem, None
     if "venue" in row:
-        venue = row["venue"].strip()
+        venue = plain_cell(row["venue"].strip())
         if not venue:
             return "malformed line: venue must not be empty", None
     else:
@@ -222,7 +223,7 @@ def import_files(files: list[Path], db: Path, seed: Path, wait: float = DEFAULT_
                 tables.append((path, read_table(path)))
             except Malformed as broken:
                 tables.append((path, broken))
-        named = [fields[t.columns.index("paper_id")].strip()
+        named = [plain_cell(fields[t.columns.index("paper_id")].strip())
                  for t in (seed_table, *(t for _, t in tables if isinstance(t, Table)))
                  for _, fields in t.records]
         papers = read_papers(db, named)

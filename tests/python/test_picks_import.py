@@ -43,7 +43,7 @@ HEADER = "venue,paper_id,category,selected_by,note\n"
 LEGACY = "paper_id,category,selected_by,note\n"
 # (venue, paper_id, category) of the ranked papers; 'twin' is a paper id of both venues
 RANKED = [(NEW, "n1", "Agents"), (NEW, "n2", "Agents"), (NEW, "n3", "Agents"),
-          (NEW, "n4", "Systems"), (NEW, "twin", "Agents"),
+          (NEW, "n4", "Systems"), (NEW, "twin", "Agents"), (NEW, "-n5", "Agents"),
           (OLD, "o1", "Agents"), (OLD, "o2", "Agents"), (OLD, "o3", "Systems"),
           (OLD, "twin", "Agents")]
 EXCLUDED = [(NEW, "n9", "Other", "category_not_ranked", "category Other is not ranked")]
@@ -386,6 +386,15 @@ def test_formula_looking_notes_are_stored_as_text(db: Path, tmp_path: Path) -> N
     assert picks_import(db, seed, notes) == 0 and seed.read_bytes() == before
 
 
+def test_a_key_the_download_neutralised_is_read_back(db: Path, tmp_path: Path) -> None:
+    """The page writes every cell through the spreadsheet rule, so an OpenReview id starting
+    with '-' arrives as "'-n5": it is that paper, stored as the warehouse spells it."""
+    seed = write(tmp_path / "expert_selections.csv", HEADER)
+    ann = write(tmp_path / "ann.csv", HEADER + f"{NEW},'-n5,Agents,Ann,\n")
+    assert picks_import(db, seed, ann) == 0
+    assert seed_rows(seed)[1:] == [[NEW, "-n5", "Agents", "Ann", ""]]
+
+
 def test_one_expert_in_any_width_or_case(db: Path, tmp_path: Path, capsys) -> None:
     """Before: a full-width 'Ａnn' was a second expert beside 'Ann'."""
     seed = write(tmp_path / "expert_selections.csv", LEGACY + "n1,Agents,Ann,\n")
@@ -478,13 +487,15 @@ def test_the_spreadsheet_rule_is_one_rule() -> None:
     rule of the exports' SQL macro csv_safe_text (same triggers, full-width forms included)."""
     import pandas as pd
 
-    from paperrank.core.spreadsheet import inert_cell
+    from paperrank.core.spreadsheet import inert_cell, plain_cell
     from paperrank.ranksets.cli import write_csv
 
     for text in [*FORMULAS, "\rx"]:
         assert inert_cell(text) == "'" + text and inert_cell(inert_cell(text)) == "'" + text
     for text in ["", "plain", "'=already", "a=b", " =x"]:
         assert inert_cell(text) == text
+    for text in ["", "plain", "-n5", "'plain", "''=x", *FORMULAS]:
+        assert plain_cell(inert_cell(text)) == text
     macro = (REPO / "macros" / "operations" / "export_category_csvs.sql").read_text(
         encoding="utf-8")
     assert "'^[=+\\-@\\t\\r\uff1d\uff0b\uff0d\uff20]'" in macro
