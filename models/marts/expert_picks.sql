@@ -1,8 +1,17 @@
+{#- Every pick carries the venue it was made in (the seed's venue column), and is checked
+    against that venue's papers only: a venue's page reads `where venue = <its venue>` and never
+    shows another venue's picks, and a paper of another venue is flagged, not matched. A build
+    of one venue (var venue) holds that venue's picks; the seed keeps every venue's. -#}
+{%- set venue = var('venue') -%}
+
 with
 
 selections as (
 
     select * from {{ ref('expert_selections') }}
+    {%- if venue is not none %}
+        where venue = {{ sql_string(venue) }}
+    {%- endif %}
 
 ),
 
@@ -34,8 +43,8 @@ counted_selections as (
 
     select
         *,
-        -- the seed is unique per (selected_by, paper_id), so this counts experts
-        count(*) over (partition by paper_id) as expert_count
+        -- the seed is unique per (venue, selected_by, paper_id), so this counts experts
+        count(*) over (partition by venue, paper_id) as expert_count
 
     from selections
 
@@ -50,7 +59,7 @@ uncertainty as (
 final as (
 
     select
-        papers.venue,
+        counted_selections.venue,
         counted_selections.paper_id,
         counted_selections.selected_by,
         counted_selections.category as selected_category,
@@ -73,7 +82,8 @@ final as (
         coalesce(papers.category = counted_selections.category, false) as is_category_match,
         excluded.exclusion_reason,
         case
-            when papers.paper_id is null then 'paper is not an accepted paper of the warehouse'
+            when papers.paper_id is null
+                then 'paper is not an accepted paper of ' || counted_selections.venue || ' in the warehouse'
             when rankings.paper_id is null
                 then 'paper is not ranked: ' || coalesce(excluded.exclusion_detail, 'no reason recorded')
             when papers.category <> counted_selections.category
@@ -87,15 +97,21 @@ final as (
 
     from counted_selections
     left join papers
-        on counted_selections.paper_id = papers.paper_id
+        on
+            counted_selections.venue = papers.venue
+            and counted_selections.paper_id = papers.paper_id
     left join paper_texts
         on papers.paper_id = paper_texts.paper_id
     left join rankings
-        on counted_selections.paper_id = rankings.paper_id
+        on
+            counted_selections.venue = rankings.venue
+            and counted_selections.paper_id = rankings.paper_id
     left join excluded
-        on counted_selections.paper_id = excluded.paper_id
+        on
+            counted_selections.venue = excluded.venue
+            and counted_selections.paper_id = excluded.paper_id
     left join uncertainty
-        on counted_selections.paper_id = uncertainty.paper_id
+        on rankings.paper_id = uncertainty.paper_id
 
 )
 

@@ -1,102 +1,82 @@
 """Merge experts' downloaded picks into the seed, checking every row against the warehouse.
 
 The rules, so that importing is safe to repeat and never loses a good row:
-- a file's rows are checked one by one; a row that cannot be taken (malformed line, bad expert
-  name, unknown paper, paper not ranked, paper ranked in another category, the same paper twice
-  for one expert) is reported with its file, line and reason, and the file's other rows are
-  still taken;
-- an expert's taken rows replace that expert's earlier picks for the categories those rows
-  cover (re-downloading after unticking a paper drops it); other experts' picks, and the
-  expert's picks in other categories, stay;
-- the seed is written sorted by category, expert and paper, so importing the same file twice
-  leaves the very same bytes.
+- every pick is filed under its venue: the file's `venue` column, or for a file made before
+  picks carried one (`paper_id,category,selected_by,note`) the one venue whose accepted paper it
+  is (a paper id of no venue or of several is refused);
+- a file that is not a well-formed picks CSV (an unclosed quote, a row with more or fewer fields
+  than the header, not UTF-8, a wrong header) is refused whole, with the line where it breaks:
+  after a broken quote nothing below it can be trusted;
+- otherwise its rows are checked one by one; a row that cannot be taken (bad expert name, paper
+  not an accepted paper of its venue, paper not ranked, paper ranked in another category, the
+  same paper twice for one expert) is reported with its file, line and reason, and the file's
+  other rows are still taken;
+- an expert's taken rows replace that expert's earlier picks for the (venue, category) pairs
+  those rows cover (re-downloading after unticking a paper drops it); other experts' picks, the
+  expert's picks in other categories and every other venue's picks stay;
+- an expert is one expert in any width or case (`names.expert_key`), stored under the first
+  spelling seen; notes are stored as a spreadsheet shows them as text (`inert_cell`);
+- the seed is read, merged and written under a lock, atomically, sorted by venue, category,
+  expert and paper, so importing the same file twice leaves the very same bytes
+  (`seed_file`).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import duckdb
-
 from paperrank.core.errors import PaperrankError
-from paperrank.picks.names import name_problem
+from paperrank.core.spreadsheet import inert_cell, plain_cell
+from paperrank.picks.names import expert_key, name_problem, stored_name
+from paperrank.picks.papers import Papers, read_papers
+from paperrank.picks.seed_file import seed_lock, write_atomically
+from paperrank.picks.table import COLUMNS, Malformed, Table, read_table
 
-COLUMNS = ("paper_id", "category", "selected_by", "note")
 MAX_NOTE = 4000
+DEFAULT_WAIT = 60.0
 
 
 @dataclass(frozen=True)
 class Pick:
+    venue: str
     paper_id: str
     category: str
     selected_by: str
     note: str
 
-    def key(self) -> tuple[str, str, str]:
-        return (self.category, self.selected_by, self.paper_id)
+    @property
+    def expert(self) -> str:
+        return expert_key(self.selected_by)
+
+    def sort_key(self) -> tuple[str, str, str, str]:
+        return (self.venue, self.category, self.selected_by, self.paper_id)
 
 
 @dataclass(frozen=True)
 class Rejected:
-    """A row that was not taken: where it is and why."""
+    """A row, or a whole file, that was not taken: where it is and why."""
 
     file: Path
     line: int
     reason: str
+    whole_file: bool = False
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.reason}"
 
 
 @dataclass
-class Papers:
-    """What the warehouse knows: each ranked paper's category, and why others are not ranked."""
+class Experts:
+    """Each expert's stored name: the NFKC form of the first spelling seen."""
 
-    ranked: dict[str, str] = field(default_factory=dict)
-    excluded: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
 
-    def problem(self, paper_id: str, category: str) -> str | None:
-        if paper_id in self.ranked:
-            if self.ranked[paper_id] != category:
-                return (f"paper {paper_id} is ranked in {self.ranked[paper_id]!r}, "
-                        f"not {category!r}")
-            return None
-        if paper_id in self.excluded:
-            return f"paper {paper_id} is not ranked: {self.excluded[paper_id]}"
-        return f"unknown paper {paper_id!r}: not an accepted paper of the warehouse"
-
-
-def read_papers(db: Path) -> Papers:
-    """The warehouse's ranked and excluded papers (marts.paper_rankings, marts.excluded_papers),
-    read-only."""
-    if not db.exists():
-        raise PaperrankError(f"no warehouse at {db}: pass --db PATH to the warehouse the "
-                             "experts' report was made from (built by `make rank`)")
-    try:
-        con = duckdb.connect(str(db), read_only=True)
-    except duckdb.Error as error:
-        raise PaperrankError(f"cannot open {db} read-only: {error}") from None
-    try:
-        papers = Papers()
-        for paper_id, category in con.execute(
-                "select paper_id, category from marts.paper_rankings").fetchall():
-            papers.ranked[str(paper_id)] = str(category)
-        for paper_id, detail in con.execute(
-                "select paper_id, coalesce(exclusion_detail, exclusion_reason) "
-                "from marts.excluded_papers").fetchall():
-            papers.excluded[str(paper_id)] = str(detail)
-    except duckdb.CatalogException:
-        raise PaperrankError(f"{db} has no marts.paper_rankings / marts.excluded_papers: "
-                             "run `make rank` (dbt build) on it first") from None
-    finally:
-        con.close()
-    return papers
+    def name(self, spelling: str) -> str:
+        return self.names.setdefault(expert_key(spelling), stored_name(spelling))
 
 
 def note_problem(note: str) -> str | None:
@@ -107,99 +87,107 @@ def note_problem(note: str) -> str | None:
     return None
 
 
-def read_file(path: Path, papers: Papers) -> tuple[list[Pick], list[Rejected]]:
-    """The rows of one download that can be taken, and the others with their reasons."""
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as error:
-        raise PaperrankError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        return [], [Rejected(path, 1, f"not UTF-8 text ({error.reason} at byte {error.start})")]
-    reader = csv.reader(io.StringIO(text.replace("\r\n", "\n"), newline=""))
+def read_picks(path: Path, table: Table, papers: Papers,
+               experts: Experts) -> tuple[list[Pick], list[Rejected]]:
+    """The rows of one well-formed download that can be taken, and the others with reasons."""
     picks: list[Pick] = []
     rejected: list[Rejected] = []
-    try:
-        header = next(reader, None)
-        if header is None:
-            return [], [Rejected(path, 1, "empty file: no header line")]
-        if tuple(h.strip() for h in header) != COLUMNS:
-            return [], [Rejected(path, 1, f"header is {','.join(header)!r}; a picks file "
-                                          f"starts with {','.join(COLUMNS)!r}")]
-        seen: dict[tuple[str, str], int] = {}
-        line = reader.line_num
-        for row in reader:
-            start, line = line + 1, reader.line_num
-            if not any(cell.strip() for cell in row):
-                continue
-            problem, pick = _check_row(row, papers)
-            if pick is not None and (pick.selected_by, pick.paper_id) in seen:
+    seen: dict[tuple[str, str, str], int] = {}
+    for line, fields in table.records:
+        problem, pick = _check_row(dict(zip(table.columns, fields, strict=True)), papers)
+        if pick is not None:
+            first = seen.get((pick.venue, pick.expert, pick.paper_id))
+            if first is not None:
                 problem = (f"paper {pick.paper_id} is picked again by {pick.selected_by!r} "
-                           f"(first on line {seen[(pick.selected_by, pick.paper_id)]})")
-            if problem is not None or pick is None:
-                rejected.append(Rejected(path, start, problem or "malformed line"))
-                continue
-            seen[(pick.selected_by, pick.paper_id)] = start
-            picks.append(pick)
-    except csv.Error as error:
-        rejected.append(Rejected(path, reader.line_num, f"malformed CSV: {error}; "
-                                                         "the rest of the file cannot be read"))
+                           f"(first on line {first})")
+        if problem is not None or pick is None:
+            rejected.append(Rejected(path, line, problem or "malformed line"))
+            continue
+        seen[(pick.venue, pick.expert, pick.paper_id)] = line
+        picks.append(Pick(pick.venue, pick.paper_id, pick.category,
+                          experts.name(pick.selected_by), pick.note))
     return picks, rejected
 
 
-def _check_row(row: list[str], papers: Papers) -> tuple[str | None, Pick | None]:
-    if len(row) != len(COLUMNS):
-        return (f"malformed line: {len(row)} fields, a pick has {len(COLUMNS)} "
-                f"({','.join(COLUMNS)})"), None
-    paper_id, category, selected_by, note = (row[0].strip(), row[1].strip(), row[2], row[3])
+def _check_row(row: dict[str, str], papers: Papers) -> tuple[str | None, Pick | None]:
+    # the page's download wrote every cell through the spreadsheet rule: keys back as they are
+    paper_id, category = plain_cell(row["paper_id"].strip()), plain_cell(row["category"].strip())
+    selected_by, note = row["selected_by"], row["note"]
     if not paper_id or not category:
         return "malformed line: paper_id and category must not be empty", None
-    problem = (name_problem(selected_by) or note_problem(note)
-               or papers.problem(paper_id, category))
+    problem = name_problem(selected_by) or note_problem(note)
     if problem is not None:
         return problem, None
-    return None, Pick(paper_id, category, selected_by, note.replace("\r", ""))
+    if "venue" in row:
+        venue = plain_cell(row["venue"].strip())
+        if not venue:
+            return "malformed line: venue must not be empty", None
+    else:
+        found, problem = papers.venue_of(paper_id, "file")
+        if found is None:
+            return f"{problem}: download the picks again from the venue's report page", None
+        venue = found
+    problem = papers.problem(venue, paper_id, category)
+    if problem is not None:
+        return problem, None
+    return None, Pick(venue, paper_id, category, selected_by, note)
 
 
-def read_seed(seed: Path) -> list[Pick]:
-    """The picks already in the seed (taken as they are: they were checked when imported)."""
-    if not seed.exists():
-        return []
-    with seed.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    return [Pick(r["paper_id"], r["category"], r["selected_by"], r.get("note") or "")
-            for r in rows if r.get("paper_id")]
+def read_seed(seed: Path, table: Table, papers: Papers, experts: Experts) -> list[Pick]:
+    """The seed's picks, taken as they are (they were checked when imported), with each
+    expert's name in its stored form; a seed made before picks carried a venue gets each
+    pick's venue from its paper. Anything that would drop or merge a line is refused."""
+    picks: list[Pick] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    for line, fields in table.records:
+        row = dict(zip(table.columns, fields, strict=True))
+        empty = [c for c in ("venue", "paper_id", "category", "selected_by")
+                 if c in row and not row[c].strip()]
+        if empty:
+            raise PaperrankError(f"{seed}:{line}: {', '.join(empty)} empty; fix that line of the "
+                                 "seed by hand, then run the import again")
+        venue = row.get("venue")
+        if venue is None:
+            venue, problem = papers.venue_of(row["paper_id"], "seed")
+            if venue is None:
+                raise PaperrankError(
+                    f"{seed}:{line}: {problem}; the seed was written before picks carried a "
+                    "venue, so its venue is taken from the warehouse: pass the --db its picks "
+                    f"were made on, or add the column by hand (header {','.join(COLUMNS)})")
+        pick = Pick(venue, row["paper_id"], row["category"], experts.name(row["selected_by"]),
+                    row["note"])
+        key = (pick.venue, pick.expert, pick.paper_id)
+        if key in seen:
+            raise PaperrankError(
+                f"{seed}:{line}: expert {pick.selected_by!r} picks paper {pick.paper_id} again "
+                f"(line {seen[key]}): {row['selected_by']!r} and {pick.selected_by!r} are one "
+                "expert in any width or case; keep one of the two lines, then run the import again")
+        seen[key] = line
+        picks.append(pick)
+    return picks
 
 
 def merge(existing: Iterable[Pick], incoming: Iterable[Pick]) -> list[Pick]:
-    """`existing` with each expert's categories in `incoming` replaced by its picks there."""
+    """`existing` with each expert's (venue, category) pairs in `incoming` replaced by its
+    picks there."""
     incoming = list(incoming)
-    covered = {(p.selected_by, p.category) for p in incoming}
-    kept = [p for p in existing if (p.selected_by, p.category) not in covered]
-    merged = {(p.selected_by, p.paper_id): p for p in kept}
+    covered = {(p.venue, p.expert, p.category) for p in incoming}
+    kept = [p for p in existing if (p.venue, p.expert, p.category) not in covered]
+    merged = {(p.venue, p.expert, p.paper_id): p for p in kept}
     for pick in incoming:
-        merged[(pick.selected_by, pick.paper_id)] = pick  # a paper is one expert's pick once
-    return sorted(merged.values(), key=Pick.key)
+        merged[(pick.venue, pick.expert, pick.paper_id)] = pick  # one expert picks a paper once
+    return sorted(merged.values(), key=Pick.sort_key)
 
 
 def seed_text(picks: list[Pick]) -> str:
+    """The seed's bytes: every note as a spreadsheet shows it as text, the imported ones and
+    those an earlier importer wrote raw alike."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
-    writer.writerows((p.paper_id, p.category, p.selected_by, p.note) for p in picks)
+    writer.writerows((p.venue, p.paper_id, p.category, p.selected_by, inert_cell(p.note))
+                     for p in picks)
     return buffer.getvalue()
-
-
-def write_seed(seed: Path, picks: list[Pick]) -> bool:
-    """Write the seed atomically; False (and nothing written) when it would not change."""
-    text = seed_text(picks)
-    if seed.exists() and seed.read_text(encoding="utf-8") == text:
-        return False
-    seed.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".expert_selections.", dir=seed.parent)
-    with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-        out.write(text)
-    os.replace(temporary, seed)
-    return True
 
 
 @dataclass
@@ -209,18 +197,53 @@ class Outcome:
     picks: int
     changed: bool
 
+    @property
+    def refused_files(self) -> list[Rejected]:
+        return [r for r in self.rejected if r.whole_file]
 
-def import_files(files: list[Path], db: Path, seed: Path) -> Outcome:
+    @property
+    def rejected_rows(self) -> list[Rejected]:
+        return [r for r in self.rejected if not r.whole_file]
+
+
+def import_files(files: list[Path], db: Path, seed: Path, wait: float = DEFAULT_WAIT,
+                 on_wait: Callable[[str], None] = lambda message: None) -> Outcome:
     """Check each file against `db`, merge the good rows into `seed`, in the files' order (a
-    later file of the same expert replaces an earlier one's categories)."""
-    papers = read_papers(db)
-    picks = read_seed(seed)
-    taken = 0
-    rejected: list[Rejected] = []
-    for path in files:
-        good, bad = read_file(path, papers)
-        picks = merge(picks, good)
-        taken += len(good)
-        rejected.extend(bad)
-    changed = write_seed(seed, picks)
+    later file of the same expert replaces an earlier one's categories), all under the seed's
+    lock."""
+    with seed_lock(seed, wait, on_wait):
+        try:
+            seed_table = read_table(seed) if seed.exists() else Table(COLUMNS, [])
+        except Malformed as broken:
+            raise PaperrankError(f"{seed}:{broken.line}: {broken.reason}; fix the seed "
+                                 "(`paperrank quality seeds`), then run the import again") from None
+        tables: list[tuple[Path, Table | Malformed]] = []
+        for path in files:
+            try:
+                tables.append((path, read_table(path)))
+            except Malformed as broken:
+                tables.append((path, broken))
+        named = [plain_cell(fields[t.columns.index("paper_id")].strip())
+                 for t in (seed_table, *(t for _, t in tables if isinstance(t, Table)))
+                 for _, fields in t.records]
+        papers = read_papers(db, named)
+        experts = Experts()
+        picks = read_seed(seed, seed_table, papers, experts)
+        taken = 0
+        rejected: list[Rejected] = []
+        for path, table in tables:
+            if isinstance(table, Malformed):
+                rejected.append(Rejected(path, table.line, (
+                    f"malformed CSV: {table.reason}; the whole file is refused and none of its "
+                    "rows is taken (after a broken line nothing below it can be trusted): fix "
+                    "the file or download it again"), whole_file=True))
+                continue
+            good, bad = read_picks(path, table, papers, experts)
+            picks = merge(picks, good)
+            taken += len(good)
+            rejected.extend(bad)
+        text = seed_text(picks)
+        changed = not seed.exists() or seed.read_text(encoding="utf-8") != text
+        if changed:
+            write_atomically(seed, text)
     return Outcome(taken, rejected, len(picks), changed)

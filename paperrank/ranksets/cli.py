@@ -10,7 +10,6 @@ standard errors.
 from __future__ import annotations
 
 import csv
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from paperrank.core.errors import PaperrankError
+from paperrank.core.spreadsheet import inert_cell
 from paperrank.ranksets.sql import compiled_query, run_query
 from paperrank.ranksets.table import read_estimates
 
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 COLUMNS = ["id", "estimate", "se", "rank", "marginal_lower", "marginal_upper",
            "simultaneous_lower", "simultaneous_upper"]
-FORMULA = re.compile(r"^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]")
 
 
 @click.command("rank-sets")
@@ -73,7 +72,7 @@ def write_csv(frame: pd.DataFrame, handle: TextIO) -> None:
             if isinstance(value, (bool,)) or type(value).__name__ == "bool_":
                 cells.append("TRUE" if value else "FALSE")
             elif isinstance(value, str):
-                cells.append("'" + value if FORMULA.match(value) else value)
+                cells.append(inert_cell(value))
             else:
                 cells.append(value)
         writer.writerow(cells)

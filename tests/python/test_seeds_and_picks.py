@@ -21,7 +21,8 @@ from project import BIN, REPO, Project, few_replicates, warehouse_copy
 pytestmark = pytest.mark.e2e
 
 TAXONOMY = "icml2026"
-HEADER = "paper_id,category,selected_by,note\n"
+HEADER = "venue,paper_id,category,selected_by,note\n"
+VENUE = "SYNTH 2026"
 AUTHORS = "Ada Lovelace; Émilie du Châtelet"
 
 
@@ -84,12 +85,12 @@ def test_shipped_seeds_pass_the_check() -> None:
 def test_malformed_seed_row_is_one_line_and_dbt_never_starts(tmp_path: Path) -> None:
     root = project_copy(tmp_path / "project")
     (root / "seeds" / "expert_selections.csv").write_text(
-        HEADER + "p1,Agentic AI,ana,fine\np2,Agentic AI,bo\n", encoding="utf-8")
+        HEADER + f"{VENUE},p1,Agentic AI,ana,fine\n{VENUE},p2,Agentic AI,bo\n", encoding="utf-8")
     result = make_build(Project(tmp_path / "w.duckdb", tmp_path, root=root))
     assert result.returncode != 0
     output = result.stdout + result.stderr
-    assert ("seeds/expert_selections.csv line 3: 3 fields, expected 4 "
-            "(paper_id, category, selected_by, note)") in output
+    assert ("seeds/expert_selections.csv line 3: 4 fields, expected 5 "
+            "(venue, paper_id, category, selected_by, note)") in output
     assert "Traceback" not in output and "Running with dbt" not in output
     assert not (tmp_path / "w.duckdb").exists()
 
@@ -119,17 +120,19 @@ def test_seed_checker_names_file_line_and_value(tmp_path: Path, seed: str,
 def test_duplicate_pick_by_one_expert_names_the_rows_and_lines(loaded: Project,
                                                                tmp_path: Path) -> None:
     paper = query(loaded, "select min(paper_id) from raw.papers where is_accepted")[0][0]
-    project = built_copy(loaded, tmp_path, HEADER + f"{paper},Agentic AI,ana,first\n"
-                         f"{paper},Agentic AI,bo,other expert\n{paper},AI Systems,ana,again\n")
+    project = built_copy(loaded, tmp_path, HEADER + f"{VENUE},{paper},Agentic AI,ana,first\n"
+                         f"{VENUE},{paper},Agentic AI,bo,other expert\n"
+                         f"{VENUE},{paper},AI Systems,ana,again\n")
     result = make_build(project)
     assert result.returncode != 0
-    assert ("FAILED  dbt test unique_combination_expert_selections_selected_by__paper_id "
+    test = "expert_selections_unique_venue_selected_by_paper_id"
+    assert (f"FAILED  dbt test {test} "
             "on seed expert_selections (seeds/expert_selections.csv)") in result.stdout
-    assert (f"selected_by='ana', paper_id='{paper}', row_count=2   "
+    assert (f"venue='{VENUE}', selected_by='ana', paper_id='{paper}', row_count=2   "
             "(seeds/expert_selections.csv lines 2, 4)") in result.stdout
     # the rows stay queryable after the run
-    assert query(project, "select selected_by, paper_id from dbt_test__audit."
-                 "unique_combination_expert_selections_selected_by__paper_id") == [("ana", paper)]
+    assert query(project, f"select selected_by, paper_id from dbt_test__audit.{test}") == [
+        ("ana", paper)]
 
 
 def test_failing_builtin_test_on_a_seed_names_the_line(loaded: Project, tmp_path: Path) -> None:
@@ -154,8 +157,8 @@ def test_picks_are_per_expert_and_say_why_an_excluded_paper_is_not_ranked(
                    "and primary_area not ilike 'datasets%'")[0][0]
     overridden = query(loaded, "select min(paper_id) from raw.papers "
                        "where is_accepted and primary_area = 'datasets and benchmarks'")[0][0]
-    project = built_copy(loaded, tmp_path, HEADER + f"{ranked},Agentic AI,ana,\n"
-                         f"{ranked},Agentic AI,bo,\n{overridden},Agentic AI,bo,\n")
+    project = built_copy(loaded, tmp_path, HEADER + f"{VENUE},{ranked},Agentic AI,ana,\n"
+                         f"{VENUE},{ranked},Agentic AI,bo,\n{VENUE},{overridden},Agentic AI,bo,\n")
     result = make_build(project)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     picks = query(project, "select paper_id, selected_by, venue, expert_count, exclusion_reason, "
@@ -170,7 +173,7 @@ def test_picks_are_per_expert_and_say_why_an_excluded_paper_is_not_ranked(
     assert by_key[(overridden, "bo")][5] == f"paper is not ranked: {detail}"
     assert "overridden into Datasets & Benchmarks" in detail
     for pick in picks:
-        assert pick[2] == "SYNTH 2026"
+        assert pick[2] == VENUE
         assert pick[6:9] == (AUTHORS, True, True)
         assert pick[9] == f"because {pick[0]}"
 

@@ -1,5 +1,6 @@
 -- expert_picks show each picked paper's rank, shortlist place and score as paper_rankings has
--- them: the picks that disagree.
+-- them in the pick's venue (a paper of another venue is not ranked there): the picks that
+-- disagree.
 {{ config(tags=['marts_agree']) }}
 
 with
@@ -19,6 +20,7 @@ rankings as (
 final as (
 
     select
+        picks.venue,
         picks.paper_id,
         picks.selected_by,
         picks.category_rank,
@@ -30,7 +32,9 @@ final as (
 
     from picks
     left join rankings
-        on picks.paper_id = rankings.paper_id
+        on
+            picks.venue = rankings.venue
+            and picks.paper_id = rankings.paper_id
     where
         picks.is_ranked <> (rankings.paper_id is not null)
         or picks.category_rank is distinct from rankings.category_rank
