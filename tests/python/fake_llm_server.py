@@ -13,11 +13,14 @@ of actions consumed one per request (then the default answer):
     {"echo_key": "category"}       a 200 whose category is a long text ending in the API key
     {"echo_key": "fields"}         a valid 200 with the API key in every other field it has
                                    (id, model, finish_reason, rationale), some \\u-escaped
+    {"echo_key": "message"}        a valid 200 with the API key only in the model's rationale
     {"echo_key": "fields", "spelling": "upper"}   the same, the key spelled another way
                                    (`SPELLINGS`: upper-cased, %2D for "-", split by invisible
                                    characters, full-width letters)
     {"status": 307, "headers": {"Location": url}} a redirect (to another server, or this one)
     {"gzip_bomb": n}               a 200 whose gzip body inflates to n zero bytes
+    {"unsized_body": text}         a 200 with no Content-Length: the body runs until the close
+    {"declared_length": n}         a 200 that declares n bytes and sends 2
 GET /v1/models lists the models (as `paperrank classify check` asks for them); the actions in
 `models_script` (status, headers, raw_body) are consumed one per GET first.
 """
@@ -185,8 +188,20 @@ class FakeLLM:
         if "raw_body" in action:  # a 200 whose body is not a chat completion
             handler._send(200, None, text=action["raw_body"])
             return
+        if "unsized_body" in action or "declared_length" in action:
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                handler.send_response(200)
+                handler.send_header("Content-Type", "application/json")
+                if "declared_length" in action:
+                    handler.send_header("Content-Length", str(action["declared_length"]))
+                handler.send_header("Connection", "close")
+                handler.end_headers()
+                handler.wfile.write(action.get("unsized_body", "{}").encode())
+                handler.wfile.flush()
+            handler.close_connection = True
+            return
         if "gzip_bomb" in action:
-            squeeze = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+            squeeze = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
             zeros = b"\0" * (1 << 20)
             data = b"".join(squeeze.compress(zeros) for _ in range(action["gzip_bomb"] >> 20))
             data += squeeze.flush()
@@ -228,7 +243,17 @@ class FakeLLM:
 
 
     def _echo_key(self, handler: Any, where: str, key: str, choices: list[str]) -> None:
-        """Answer with the caller's key wherever an answer can carry text."""
+        """Answer with the caller's key wherever an answer can carry text (`message`: only in
+        the model's rationale, so only JSON read inside JSON finds it)."""
+        if where == "message":
+            content = json.dumps({"category": choices[0], "confidence": "high",
+                                  "rationale": f"Because {key} says so."})
+            handler._send(200, {
+                "id": "chatcmpl-echo", "object": "chat.completion", "created": int(time.time()),
+                "model": "fake", "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                    "role": "assistant", "content": content}}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+            return
         if where == "category":
             content = json.dumps({"category": "x" * 60 + key, "confidence": "high",
                                   "rationale": "r"})

@@ -125,12 +125,21 @@ def test_an_openreview_error_echoing_the_token_is_shown_without_it(tmp_path, mon
 
 # -- nesting and size bounds: the LLM endpoint ----------------------------------------------
 
-@pytest.mark.parametrize("where", ["response", "message", "oversized", "gzip bomb"])
+OVERSIZED = json.dumps({"pad": "x" * MAX_ANSWER_BYTES})
+HOSTILE = {
+    "response": {"raw_body": DEEP},             # the chat completion itself
+    "message": {"content": DEEP},               # the model's answer inside a valid completion
+    "oversized": {"raw_body": OVERSIZED},       # refused on its Content-Length
+    "oversized, no length": {"unsized_body": OVERSIZED},  # counted as it arrives
+    "declared too large": {"declared_length": MAX_ANSWER_BYTES + 1},  # refused before reading
+    "gzip bomb": {"gzip_bomb": 64 << 20},       # 64 KB that inflate to 64 MB
+}
+
+
+@pytest.mark.parametrize("where", sorted(HOSTILE))
 def test_a_hostile_llm_answer_is_one_line_and_nothing_is_stored(warehouse, capsys, where):
     seed_papers([{"paper_id": "p0", "title": "Paper 0", "abstract": "a"}])
-    action = {"response": {"raw_body": DEEP}, "message": {"content": DEEP},
-              "oversized": {"raw_body": json.dumps({"pad": "x" * MAX_ANSWER_BYTES})},
-              "gzip bomb": {"gzip_bomb": 64 << 20}}[where]
+    action = HOSTILE[where]
     with FakeLLM(script={"Paper 0": [action]}) as server:
         code, out, err = classify(capsys, server)
         endpoint = server.base_url
@@ -168,25 +177,29 @@ def folded(text: str) -> str:
 
 
 def test_the_key_in_any_spelling_is_never_stored(warehouse, capsys, tmp_path):
-    spellings = sorted(SPELLINGS)
-    papers = [{"paper_id": f"p{i}", "title": f"Paper {i}", "abstract": "a"}
-              for i in range(len(spellings) + 2)]
+    """Each spelling in every field of an answer, and each only inside the model's answer
+    (JSON in a JSON string: escaped twice over); the last paper gets a plain answer."""
+    echoes = [{"echo_key": where, "spelling": spelling}
+              for where in ("fields", "message") for spelling in sorted(SPELLINGS)]
+    echoes.append({"echo_key": "category", "spelling": "zero-width"})
+    papers = [{"paper_id": f"p{i:02d}", "title": f"Paper {i}", "abstract": "a"}
+              for i in range(len(echoes) + 1)]
     seed_papers(papers)
-    script = {f"Paper {i}": [{"echo_key": "fields", "spelling": s}]
-              for i, s in enumerate(spellings)}
-    script[f"Paper {len(spellings)}"] = [{"echo_key": "category", "spelling": "zero-width"}]
-    with FakeLLM(script=script) as server:  # the last paper gets a plain answer
+    script = {f"Paper {i}": [echo] for i, echo in enumerate(echoes)}
+    with FakeLLM(script=script) as server:
         code, out, err = classify(capsys, server)
     assert code == 1, err  # the echoing papers failed; the run went on
     rows = stored(warehouse, "select paper_id, status, failure_reason, raw_response, rationale "
                              "from raw.llm_responses order by paper_id")
-    by_paper = {r[0]: r for r in rows}
+    by_paper: dict[str, list[tuple]] = {}
+    for row in rows:
+        by_paper.setdefault(row[0], []).append(row[1:])
     assert set(by_paper) == {p["paper_id"] for p in papers}
-    for paper in papers[:-1]:
-        paper_id, status, reason, raw, rationale = by_paper[paper["paper_id"]]
-        assert status == "failed" and raw is None and rationale is None, paper_id
+    for paper in papers[:-1]:  # one row each: the failure, with nothing of the answer
+        [(status, reason, raw, rationale)] = by_paper[paper["paper_id"]]
+        assert status == "failed" and raw is None and rationale is None, paper["paper_id"]
         assert "API key" in reason and "not stored" in reason, reason
-    assert by_paper[papers[-1]["paper_id"]][1] == "ok"
+    assert [r[0] for r in by_paper[papers[-1]["paper_id"]]] == ["ok"]
     assert "echoed the API key" in out  # the summary's reason
 
     key = folded(CANARY)
