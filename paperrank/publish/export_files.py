@@ -26,7 +26,7 @@ def claim(out_dir: Path, create: bool = True) -> None:
     """Refuse an export folder the project did not write (`versions.claim`): a user's folder
     (whatever manifest it holds), a plain file, the checkout, a folder holding other exports,
     the published warehouse."""
-    versions.claim(out_dir, "exports", "EXPORT_DIR", create)
+    versions.claim(out_dir, "exports", None, "EXPORT_DIR", create)
 
 
 def staging_folder(out_dir: str) -> str:
@@ -66,7 +66,7 @@ def finish_export(staged: str, out_dir: str, manifest_json: str, bom: bool) -> s
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n",
                                    encoding="utf-8")
     build_id = str(settings.get("build_id") or "unknown")
-    final = versions.install(link, folder, versions.version_name(build_id))
+    final = versions.install(link, folder, versions.version_name(build_id), None)
     rows = sum(int(f["rows"]) for f in manifest["files"])
     return (f"exported {len(names)} categories ({rows} papers) of build {build_id} to {link} "
             f"(-> {final.name})")

@@ -78,15 +78,15 @@ def _publish(working: Path, published: Path, staged: Path, keep: int,
         con.execute("checkpoint")
     finally:
         con.close()
-    final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"), keep,
-                             legacy=is_legacy_publication)
+    final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"),
+                             is_legacy_publication, keep)
     return build_id, final
 
 
 def claim(published: Path, create: bool = True) -> None:
     """Refuse a PAPERRANK_PUBLISHED_DB the project did not write (`versions.claim`)."""
-    versions.claim(published, "published", "PAPERRANK_PUBLISHED_DB", create,
-                   legacy=is_legacy_publication)
+    versions.claim(published, "published", is_legacy_publication, "PAPERRANK_PUBLISHED_DB",
+                   create)
 
 
 def is_legacy_publication(path: Path) -> bool:

@@ -27,7 +27,7 @@ from paperrank.publish import versions
 def claim(report_dir: Path, create: bool = True) -> None:
     """Refuse a report folder the project did not write (`versions.claim`), even one of pages
     an older paperrank drew in place: a copied page looks the same."""
-    versions.claim(report_dir, "report", "REPORT_DIR", create)
+    versions.claim(report_dir, "report", None, "REPORT_DIR", create)
 
 
 def build_id_of(db: Path) -> str:
@@ -68,7 +68,7 @@ def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
                               for name, venue in sorted(pages.items())]}
         (staged / versions.MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n",
                                                 encoding="utf-8")
-        versions.install(report_dir, staged, versions.version_name(build_id))
+        versions.install(report_dir, staged, versions.version_name(build_id), None)
     except OSError as error:  # a full or read-only disk: the previous report stays
         versions._remove(staged)
         raise PaperrankError(f"the report could not be written to {report_dir} "

@@ -139,14 +139,14 @@ def listing(link: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if well_formed(p))
 
 
-def claim(link: Path, kind: str, what: str, create: bool = True,
-          legacy: Callable[[Path], bool] | None = None) -> None:
+def claim(link: Path, kind: str, legacy: Callable[[Path], bool] | None, what: str,
+          create: bool = True) -> None:
     """Make sure `link` is the project's to manage as `kind`, or raise NotOurs (one line that
     says what to do); nothing is moved or removed before this has passed.
 
-    `what` names the setting, for the message.  `legacy(path)` recognises the one older layout
-    `install` may adopt (a plain published file); without it a plain file or folder at `link`
-    is always refused.  With `create`, the versions folder and its marker are made."""
+    `legacy(path)` recognises the one older layout `install` may adopt (a plain published
+    file); with None a plain file or folder at `link` is always refused.  `what` names the
+    setting, for the message.  With `create`, the versions folder and its marker are made."""
     folder = versions_dir(link)
     shown = f"{link} ({what})"
     for parent in real(link).parents:
@@ -256,8 +256,8 @@ def point(link: Path, version: Path) -> None:
     fsync_path(link.parent)
 
 
-def install(link: Path, staged: Path, name: str, keep: int = KEEP,
-            legacy: Callable[[Path], bool] | None = None) -> Path:
+def install(link: Path, staged: Path, name: str, legacy: Callable[[Path], bool] | None,
+            keep: int = KEEP) -> Path:
     """Make the complete `staged` file or folder the version `name` and point `link` at it.
 
     `staged` must already be in the versions folder (a rename never crosses file systems).
