@@ -2,6 +2,11 @@
 
 Both answer one paper at a time through `classify(paper, record)`, calling `record(row)` for
 every answer the moment it arrives, so the runner and the audit table treat them alike.
+
+The endpoint's answers are bounded on their way in (`paperrank.classify.http`: size, no
+redirect to another host) and their JSON's nesting is checked before anything parses it; a
+breach stops the run in one line.  An answer that holds the API key in any spelling
+(`paperrank.core.redact`) is not stored: the paper's call fails, saying so.
 """
 
 from __future__ import annotations
@@ -20,12 +25,18 @@ from urllib.parse import urlsplit, urlunsplit
 import openai
 
 from paperrank.classify.config import LLMConfig
+from paperrank.classify.http import EndpointRefused, Guard
 from paperrank.classify.keywords import build_rules
 from paperrank.classify.prompt import Prompt, build_prompt
 from paperrank.classify.schema import InvalidAnswer, parse_answer
 from paperrank.classify.store import Paper
 from paperrank.classify.taxonomy import Taxonomy
+from paperrank.core import network
 from paperrank.core.errors import PaperrankError
+from paperrank.core.redact import REDACTED, Redactor
+
+__all__ = ["REDACTED", "Backend", "FatalEndpointError", "KeywordsBackend", "OpenAIBackend",
+           "Outcome", "Redactor", "is_loopback", "safe_url"]
 
 Record = Callable[[dict[str, Any]], None]
 # The requests one classify() call has sent, counted as the client sends them: the openai client
@@ -60,62 +71,11 @@ class FatalEndpointError(PaperrankError):
     """The endpoint refuses every request (bad key, unknown model, wrong URL): stop the run."""
 
 
-REDACTED = "[redacted]"
 # What a model name or a finish reason looks like; anything else is not stored.
 MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}")
 FINISH_REASON = re.compile(r"[a-z_]{1,40}")
-
-
-class Redactor:
-    """Removes the API key from any text before it is stored or shown.
-
-    It runs on every string taken from an answer before anything else reads it (parsing,
-    validation, truncation), so no prefix of the key can survive in a shortened message; and
-    it knows the key's JSON-escaped spellings, which a JSON body may use instead.
-    """
-
-    def __init__(self, *secrets: str | None) -> None:
-        forms: set[str] = set()
-        for secret in (s for s in secrets if s and len(s) >= 4):
-            forms |= {secret, json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=True)[1:-1],
-                      "".join(f"\\u{ord(c):04x}" for c in secret)}
-        self.secrets = sorted(forms, key=len, reverse=True)
-
-    def __call__(self, text: Any) -> Any:
-        if not isinstance(text, str) or not self.secrets:
-            return text
-        for secret in self.secrets:
-            text = text.replace(secret, REDACTED)
-        return self._json(text)
-
-    def _json(self, text: str) -> str:
-        """A JSON text whose decoded strings still hold the key (escaped in a way not listed
-        above, e.g. half the characters as \\u escapes) is stored re-encoded, redacted."""
-        if "\\" not in text:
-            return text
-        try:
-            value = json.loads(text)
-        except (ValueError, RecursionError):
-            return text
-        if not any(secret in json.dumps(value, ensure_ascii=False) for secret in self.secrets):
-            return text
-        return json.dumps(self._value(value), ensure_ascii=False)
-
-    def _value(self, value: Any) -> Any:
-        if isinstance(value, str):
-            for secret in self.secrets:
-                value = value.replace(secret, REDACTED)
-            return value
-        if isinstance(value, list):
-            return [self._value(v) for v in value]
-        if isinstance(value, dict):
-            return {self._value(k): self._value(v) for k, v in value.items()}
-        return value
-
-    def name(self, value: Any, pattern: re.Pattern[str]) -> str | None:
-        """A model name or finish reason, only when (redacted) it still looks like one."""
-        text = self(value) if isinstance(value, str) else None
-        return text if text is not None and pattern.fullmatch(text) else None
+NO_KEY = "not-needed"  # what a local endpoint without a key is sent: not a secret
+ECHOED_KEY = "the answer echoed the API key; not stored"
 
 
 def safe_url(url: str) -> str:
@@ -163,11 +123,13 @@ class OpenAIBackend:
         self.model = config.model
         self.prompt_hash = self.prompt.hash
         self.endpoint = safe_url(config.base_url)
-        self.redact = Redactor(api_key)
+        self.redact = Redactor(api_key if api_key != NO_KEY else None)
+        guard = Guard(config.base_url, self.endpoint, self.redact)
         self.client = client or openai.AsyncOpenAI(
             api_key=api_key, base_url=config.base_url, timeout=config.timeout,
             max_retries=config.max_attempts - 1,
-            http_client=openai.DefaultAsyncHttpxClient(event_hooks={"request": [_count_request]}),
+            http_client=openai.DefaultAsyncHttpxClient(
+                event_hooks=guard.hooks(_count_request, asynchronous=True)),
         )
         self.requests = 0
 
@@ -205,9 +167,12 @@ class OpenAIBackend:
             completion: Any = None
             body_text: str | None = None
             reason: str | None
+            asked = f"the request for paper {paper.paper_id}"
             try:
                 async with asyncio.timeout(bound):
                     raw = await self.client.chat.completions.with_raw_response.create(**request)
+            except EndpointRefused as error:  # a redirect elsewhere, an answer past the bound
+                raise FatalEndpointError(error.say(asked)) from None
             except (openai.AuthenticationError, openai.PermissionDeniedError,
                     openai.NotFoundError) as error:
                 raise FatalEndpointError(
@@ -229,11 +194,18 @@ class OpenAIBackend:
                 reason = "client error"
             else:
                 reason = None
-                body_text = self.redact(raw.text)  # the answer, kept for the audit
-                try:
-                    completion = raw.parse()
-                except (openai.APIResponseValidationError, ValueError, TypeError):
-                    completion = None  # a 200 whose body is not a chat completion
+                body_text = raw.text  # read whole already, within the size bound
+                try:  # before anything parses it
+                    network.check_depth(body_text, f"the answer of the endpoint {self.endpoint} "
+                                        f"for paper {paper.paper_id}")
+                except network.JsonRefused as error:
+                    raise FatalEndpointError(f"{error}, nothing stored") from None
+                if not self.redact.holds(body_text):
+                    body_text = self.redact(body_text)  # the answer, kept for the audit
+                    try:
+                        completion = raw.parse()
+                    except (openai.APIResponseValidationError, ValueError, TypeError):
+                        completion = None  # a 200 whose body is not a chat completion
             finally:
                 _SENT.reset(counting)
                 attempts = max(sent[0], 1)
@@ -251,6 +223,12 @@ class OpenAIBackend:
                 record(self._row(paper, status="failed", failure_reason=final,
                                  attempt=outcome.requests, requested_at=requested_at))
                 outcome.reason = reason
+                return outcome
+            if self.redact.holds(body_text):  # in any spelling: nothing of it is kept
+                record(self._row(paper, status="failed", failure_reason=ECHOED_KEY,
+                                 attempt=outcome.requests, http_status=200,
+                                 requested_at=requested_at))
+                outcome.reason = ECHOED_KEY
                 return outcome
 
             latency_ms = (time.perf_counter() - started) * 1000
@@ -288,8 +266,13 @@ class OpenAIBackend:
                 if finish_reason == "length":
                     raise InvalidAnswer("truncated answer", "finish_reason=length")
                 content = getattr(message, "content", None)
+                if isinstance(content, str):
+                    network.check_depth(content, f"the model's answer from {self.endpoint} for "
+                                        f"paper {paper.paper_id}")
                 answer = parse_answer(self.redact(content) if isinstance(content, str) else content,
                                       self.taxonomy)
+            except network.JsonRefused as error:
+                raise FatalEndpointError(f"{error}, nothing stored") from None
             except InvalidAnswer as error:
                 invalid_answers += 1
                 record(self._row(paper, status="invalid", failure_reason=str(error),

@@ -25,6 +25,7 @@ import click
 from tqdm import tqdm
 
 from paperrank.classify.backends import (
+    NO_KEY,
     Backend,
     FatalEndpointError,
     KeywordsBackend,
@@ -105,7 +106,7 @@ def api_key(config: LLMConfig) -> str:
     if key:
         return key
     if is_loopback(config.base_url):
-        return "not-needed"
+        return NO_KEY
     raise PaperrankError(
         f"environment variable {config.api_key_env} is not set; it must hold the API key for "
         f"{safe_url(config.base_url)} (or run offline with --backend keywords)"

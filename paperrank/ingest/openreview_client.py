@@ -5,7 +5,8 @@ HTTP is done by httpx2 (the maintained httpx line the OpenAI client also uses); 
 wrong on a long crawl is handled here: 429s, 5xx answers, dropped connections and truncated
 bodies are retried by tenacity with the project's policy (`paperrank.core.retry.RetryPolicy`,
 which honours Retry-After), and the credentials can never reach a log line, an exception
-message, a repr, or another host.
+message, a repr, or another host (a server's error message is shown without them, in any
+spelling it echoes them: `paperrank.core.redact`).
 
 A hostile or broken server is bounded (issue 22):
 - redirects are followed by hand, only to the same origin; a redirect elsewhere of a request
@@ -14,6 +15,9 @@ A hostile or broken server is bounded (issue 22):
   a server sending one byte a second is cut off;
 - answers are decompressed here, in bounded steps, up to `max_bytes` (a gzip bomb stops at
   the cap instead of taking gigabytes);
+- an answer's JSON may nest at most `paperrank.core.network.MAX_JSON_DEPTH` levels, checked
+  before it is parsed (200,000 levels were a RecursionError traceback; issue 36): a deeper
+  one is refused in one line, not retried;
 - paging stops, saying so, when a page brings no new note (a repeated page), past the count
   the server announced, or past `max_notes` when it announces none;
 - when fewer notes arrive than announced, a warning says how many (`last_crawl`).
@@ -21,7 +25,6 @@ A hostile or broken server is bounded (issue 22):
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 import time
@@ -36,7 +39,10 @@ from typing import Any
 import httpx2 as httpx
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
+from paperrank.core import network
 from paperrank.core.errors import PaperrankError
+from paperrank.core.network import Inflater, origin
+from paperrank.core.redact import Redactor
 from paperrank.core.retry import RetryPolicy, retry_after_seconds
 
 __all__ = ["Credentials", "OpenReviewClient", "RefusedError", "RetryPolicy", "Unreachable"]
@@ -44,10 +50,12 @@ __all__ = ["Credentials", "OpenReviewClient", "RefusedError", "RetryPolicy", "Un
 DEFAULT_BASE_URL = "https://api2.openreview.net"
 DEFAULT_PAGE_SIZE = 1000  # the API's maximum page size
 USER_AGENT = "paperrank-ingest/0.1"
-MAX_BYTES = 256 * 1024 * 1024  # one decompressed answer; a page of 1000 notes is ~30 MB
+# One decompressed answer: a page of 1000 notes with their replies is ~30 MB, so 256 MB is
+# room for the wordiest venue while a hostile answer cannot take the machine's memory.
+MAX_BYTES = 256 * 1024 * 1024
 MAX_NOTES = 2_000_000  # when the server announces no count
 MAX_REDIRECTS = 5
-CHUNK = 64 * 1024
+CHUNK = network.CHUNK
 
 
 @dataclass(frozen=True)
@@ -107,19 +115,19 @@ class OpenReviewClient:
         policy: RetryPolicy | None = None,
         sleep: Callable[[float], None] = time.sleep,
         log: Callable[[str], None] | None = None,
-        max_bytes: int = MAX_BYTES,
+        max_bytes: int | None = None,
         max_notes: int = MAX_NOTES,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.policy = policy or RetryPolicy()
-        self.max_bytes = max_bytes
+        self.max_bytes = max_bytes or MAX_BYTES
         self.max_notes = max_notes
         self.last_crawl = Crawl()
         self._credentials = credentials
         self._token: str | None = None
         self._sleep = sleep
         self._log = log or (lambda message: print(message, file=sys.stderr))
-        self._origin = _origin(self.base_url)
+        self._origin = origin(self.base_url)
         self._lock = threading.Lock()
         self._http = self._new_http()
 
@@ -262,7 +270,7 @@ class OpenReviewClient:
                                                          deadline)
             if status in (301, 302, 303, 307, 308):
                 target = urllib.parse.urljoin(url, response_headers.get("location") or "")
-                if _origin(target) != self._origin:
+                if origin(target) != self._origin:
                     where = urllib.parse.urlsplit(target).netloc or target[:80]
                     if carries_secret:
                         raise RedirectRefused(
@@ -286,11 +294,14 @@ class OpenReviewClient:
             http = self._http
         try:
             with http.stream(method, url, params=params, json=body, headers=headers) as response:
-                decoder = _decoder(response.headers.get("content-encoding"))
+                try:
+                    decoder = Inflater.for_(response.headers.get("content-encoding"))
+                except ValueError as error:
+                    raise _Transient(str(error)) from None
                 chunks: list[bytes] = []
                 size = 0
                 for raw in response.iter_raw(CHUNK):
-                    for part in _inflate(decoder, raw):
+                    for part in decoder.feed(raw) if decoder is not None else (raw,):
                         size += len(part)
                         if size > self.max_bytes:
                             raise RefusedError(
@@ -309,57 +320,34 @@ class OpenReviewClient:
         except zlib.error as error:
             raise _Transient(f"undecodable compressed answer: {error}") from None
 
+    def _error_detail(self, data: bytes) -> str:
+        """The server's message, without the password or token in any spelling it echoes."""
+        password = self._credentials.password if self._credentials else None
+        return _error_detail(data, Redactor(password, self._token))
+
     def _answer(self, method: str, path: str, status: int, headers: httpx.Headers,
                 data: bytes) -> Any:
         if status == 429 or status >= 500:
-            raise _Transient(f"HTTP {status}{_error_detail(data)}", retry_after_seconds(headers))
+            raise _Transient(f"HTTP {status}{self._error_detail(data)}",
+                             retry_after_seconds(headers))
         if status >= 400:
             raise RefusedError(
-                f"OpenReview refused {method} {path}: HTTP {status}{_error_detail(data)}", status)
+                f"OpenReview refused {method} {path}: HTTP {status}{self._error_detail(data)}",
+                status)
         try:
-            return json.loads(data)
+            return network.loads(data, f"the OpenReview answer to {method} {path}")
+        except network.JsonRefused as error:
+            raise RefusedError(str(error), status) from None
         except ValueError:
             raise _Transient(f"unreadable JSON answer ({len(data)} bytes)") from None
 
 
-def _origin(url: str) -> tuple[str, str, int | None]:
-    parts = urllib.parse.urlsplit(url)
-    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
-    return parts.scheme, (parts.hostname or "").lower(), port
-
-
-def _decoder(encoding: str | None) -> Any:
-    """A bounded gzip/deflate decoder, None for an uncompressed answer."""
-    name = (encoding or "identity").strip().lower()
-    if name in ("", "identity"):
-        return None
-    if name in ("gzip", "x-gzip"):
-        return zlib.decompressobj(16 + zlib.MAX_WBITS)
-    if name == "deflate":
-        return zlib.decompressobj()
-    raise _Transient(f"unsupported content-encoding {name[:40]!r}")
-
-
-def _inflate(decoder: Any, raw: bytes) -> Iterator[bytes]:
-    """Decompress `raw` in pieces of at most CHUNK bytes, so a bomb never expands at once."""
-    if decoder is None:
-        yield raw
-        return
-    data = raw
-    while data:
-        part = decoder.decompress(data, CHUNK)
-        if part:
-            yield part
-        data = decoder.unconsumed_tail
-        if not part and not data:
-            break
-
-
-def _error_detail(data: bytes) -> str:
-    """The API's own short message, if it sent one, so a 400/403 says why."""
+def _error_detail(data: bytes, redact: Redactor) -> str:
+    """The API's own short message, if it sent one, so a 400/403 says why (none when the
+    body is not JSON, or nested beyond the bound: the status says enough)."""
     try:
-        payload = json.loads(data)
+        payload = network.loads(data, "an error answer")
     except ValueError:
         return ""
     message = payload.get("message") if isinstance(payload, dict) else None
-    return f" ({str(message)[:200]})" if message else ""
+    return f" ({redact(str(message))[:200]})" if message else ""

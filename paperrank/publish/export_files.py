@@ -22,21 +22,10 @@ MANIFEST = versions.MANIFEST
 
 
 def claim(out_dir: Path, create: bool = True) -> None:
-    """Refuse an export folder the project did not write (`versions.claim`): a user's folder,
-    a plain file, the checkout, a folder holding other exports, the published warehouse."""
-    versions.claim(out_dir, "exports", is_legacy_export, "EXPORT_DIR", create)
-
-
-def is_legacy_export(path: Path) -> bool:
-    """An export of the single-folder layout: a plain folder holding exactly the files its
-    manifest lists, and the manifest."""
-    try:
-        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
-        listed = {f["file"] for f in manifest["files"]}
-        present = {p.name for p in path.iterdir()}
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
-    return path.is_dir() and not path.is_symlink() and present == listed | {MANIFEST}
+    """Refuse an export folder the project did not write (`versions.claim`): a user's folder
+    (whatever manifest it holds), a plain file, the checkout, a folder holding other exports,
+    the published warehouse."""
+    versions.claim(out_dir, "exports", None, "EXPORT_DIR", create)
 
 
 def staging_folder(out_dir: str) -> str:
@@ -81,7 +70,7 @@ def finish_export(staged: str, out_dir: str, manifest_json: str, bom: bool) -> s
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n",
                                    encoding="utf-8")
     build_id = str(settings.get("build_id") or "unknown")
-    final = versions.install(link, folder, versions.version_name(build_id), is_legacy_export)
+    final = versions.install(link, folder, versions.version_name(build_id), None)
     rows = sum(int(f["rows"]) for f in manifest["files"])
     return (f"exported {len(names)} categories ({rows} papers) of build {build_id} to {link} "
             f"(-> {final.name})")

@@ -24,6 +24,7 @@ import duckdb
 
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError
+from paperrank.core.seeds import ROOT
 from paperrank.core.warehouse import one_row
 from paperrank.publish import venue_history, versions
 
@@ -135,27 +136,41 @@ def claim(published: Path, create: bool = True) -> None:
 
 
 def is_legacy_publication(path: Path) -> bool:
-    """A published warehouse of the single-file layout: a DuckDB file with a build's
-    marts.build_settings and no raw layer (so neither the working warehouse nor any
-    unrelated DuckDB file)."""
+    """A published warehouse of the single-file layout: a DuckDB file (not the working
+    warehouse) that holds nothing but what `publish` copies, tables of the project's marts
+    and seeds and `staging.stg_raw__rejected_records`, with the rankings and one build id in
+    `marts.build_settings`.  A user's DuckDB file with anything else in it (a table of their
+    own, a view, another schema) is not one, so it is never moved nor, later, deleted."""
     from paperrank.core.warehouse import db_path
 
-    if not path.is_file() or path.resolve() == db_path().resolve():
+    if not path.is_file() or path.is_symlink() or path.resolve() == db_path().resolve():
         return False
     try:
         con = duckdb.connect(str(path), read_only=True)
     except duckdb.Error:
         return False
     try:
-        schemas = {r[0] for r in con.execute(
-            "select distinct schema_name from duckdb_tables()").fetchall()}
-        settings = one_row(con, "select count(*) from duckdb_tables() where schema_name = 'marts' "
-                           "and table_name = 'build_settings'")[0]
+        tables = set(con.execute(
+            "select schema_name, table_name from duckdb_tables() "
+            "where database_name = current_database()").fetchall())
+        views = one_row(con, "select count(*) from duckdb_views() where not internal "
+                             "and database_name = current_database()")[0]
+        builds = (one_row(con, "select count(distinct build_id), count(*) filter "
+                               "(where build_id is null) from marts.build_settings")
+                  if ("marts", "build_settings") in tables else (0, 0))
     except duckdb.Error:
         return False
     finally:
         con.close()
-    return settings == 1 and "raw" not in schemas
+    return (views == 0 and tables <= _publication_tables() and builds == (1, 0)
+            and ("marts", "paper_rankings") in tables)
+
+
+def _publication_tables() -> set[tuple[str, str]]:
+    """What a publication may hold: the project's marts and seeds, and the rejected records."""
+    marts = {("marts", model.stem) for model in (ROOT / "models" / "marts").glob("*.sql")}
+    seeds = {("seeds", seed.stem) for seed in (ROOT / "seeds").rglob("*.csv")}
+    return marts | seeds | set(RELATIONS)
 
 
 def _attach_spark_tables(con: duckdb.DuckDBPyConnection) -> None:

@@ -23,26 +23,11 @@ from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import one_row
 from paperrank.publish import versions
 
-GENERATOR = b'content="paperrank report"'
-
 
 def claim(report_dir: Path, create: bool = True) -> None:
-    """Refuse a report folder the project did not write (`versions.claim`)."""
-    versions.claim(report_dir, "report", is_legacy_report, "REPORT_DIR", create)
-
-
-def is_legacy_report(path: Path) -> bool:
-    """A report folder of the in-place layout: only pages this project's template drew."""
-    if not path.is_dir() or path.is_symlink():
-        return False
-    pages = list(path.iterdir())
-    for page in pages:
-        if page.suffix != ".html" or not page.is_file():
-            return False
-        with page.open("rb") as handle:
-            if GENERATOR not in handle.read(4096):
-                return False
-    return bool(pages)
+    """Refuse a report folder the project did not write (`versions.claim`), even one of pages
+    an older paperrank drew in place: a copied page looks the same."""
+    versions.claim(report_dir, "report", None, "REPORT_DIR", create)
 
 
 def build_id_of(db: Path, venues: list[str] | None = None) -> str:
@@ -88,7 +73,7 @@ def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
                               for name, venue in sorted(pages.items())]}
         (staged / versions.MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n",
                                                 encoding="utf-8")
-        versions.install(report_dir, staged, versions.version_name(build_id), is_legacy_report)
+        versions.install(report_dir, staged, versions.version_name(build_id), None)
     except OSError as error:  # a full or read-only disk: the previous report stays
         versions._remove(staged)
         raise PaperrankError(f"the report could not be written to {report_dir} "

@@ -8,14 +8,36 @@ rename.  A process killed at any point leaves `link` on the previous version or 
 one, never on anything in between.  A reader that opened the previous version keeps its open
 file, so it keeps reading that build consistently.
 
-The project moves, replaces or deletes only what it wrote (`claim`):
-- a versions folder it made holds a marker file (`MARKER`, naming the link and its kind);
-- a link is replaced only when it points into its own marked versions folder;
-- an existing plain file or folder at `link` is adopted as the first version only when it is
-  an older layout of the same kind (the caller's `legacy` test says so), and refused otherwise,
-  naming it and saying what to do;
+The project moves, replaces or deletes only what it wrote (`claim`, before anything is moved
+or removed):
+- a versions folder it made holds a marker file (`MARKER`, naming the link and its kind); a
+  versions folder without one, or whose marker names another link or kind, is refused;
+- a link is replaced only when it points at a version in its own versions folder;
 - managed paths never nest: none inside another's versions folder (a resolved parent inside a
-  marked versions folder), none over a folder holding other managed paths.
+  marked versions folder), none over a folder holding other managed paths;
+- an existing plain folder at `link` is never adopted: it is refused, naming it and saying to
+  move it away.  Only a plain published warehouse of the single-file layout is adopted, as
+  the first version, and only when the caller's `legacy` test recognises it strictly and no
+  versions folder has been started beside it.
+
+Why folders are never adopted (issue 36).  A folder was adopted when it "looked like" an old
+export (a `manifest.json` listing exactly its files) or an old report (pages carrying the
+report's generator tag); a user's folder with a `manifest.json` naming `thesis.txt`, used as
+EXPORT_DIR, became a version and was deleted five exports later.  Whatever a recognition test
+reads in a plain folder (a manifest's fields, each file's sha256, a tag), a user's file can
+carry too: a copied page, another tool's manifest, a hand-made one; hashes only prove that the
+manifest matches the files, not who wrote them.  The marker that cannot be met by accident is
+the layout only the project makes: a `<link>.versions/` folder holding `MARKER`, and `link` a
+symbolic link to a version inside it (each export and report version also carries a manifest
+with the build id and every file's sha256).  Nothing is lost by refusing: exports and reports
+are drawn from the published warehouse, and the next run writes them again after the old
+folder is moved away (`mv exports/x exports/x.old`).  The single-folder export that an older
+paperrank wrote (CSVs without a manifest) was never adopted either; from the day manifests
+were written, exports were versioned behind a link.  A published warehouse is different: an
+old build may exist nowhere else, and rollback should reach it, so a plain file is adopted,
+but only when it holds nothing but what a publication holds (tables of the project's marts and
+seeds and the rejected records, one build id, the rankings): a DuckDB file with anything of
+the user's in it is refused.
 
 Links are relative to the link's resolved parent, so they open wherever the link is made,
 symbolically linked parents included.  The versions folder's publication history
@@ -119,13 +141,14 @@ def listing(link: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if well_formed(p))
 
 
-def claim(link: Path, kind: str, legacy: Callable[[Path], bool], what: str,
+def claim(link: Path, kind: str, legacy: Callable[[Path], bool] | None, what: str,
           create: bool = True) -> None:
-    """Make sure `link` is the project's to manage as `kind`, or raise NotOurs.
+    """Make sure `link` is the project's to manage as `kind`, or raise NotOurs (one line that
+    says what to do); nothing is moved or removed before this has passed.
 
-    `legacy(path)` tells an older layout of this kind (a plain published file, a plain export
-    folder) that `install` may adopt; `what` names the setting, for the message.  With
-    `create`, the versions folder and its marker are made."""
+    `legacy(path)` recognises the one older layout `install` may adopt (a plain published
+    file); with None a plain file or folder at `link` is always refused.  `what` names the
+    setting, for the message.  With `create`, the versions folder and its marker are made."""
     folder = versions_dir(link)
     shown = f"{link} ({what})"
     for parent in real(link).parents:
@@ -136,24 +159,38 @@ def claim(link: Path, kind: str, legacy: Callable[[Path], bool], what: str,
     mark = _marker(folder)
     if mark is not None and mark.get("kind") != kind:
         raise NotOurs(f"{shown} is already the {mark.get('kind')} path; give each its own path")
+    if mark is not None and mark.get("link") != link.name:
+        raise NotOurs(f"{folder} belongs to {mark.get('link')!r}, not to {shown}; move it away "
+                      "or choose another path")
     if link.is_symlink():
         target = _target(link)
-        if target.parent != folder or not VERSION.fullmatch(target.name):
+        if target.parent != folder or not VERSION.fullmatch(target.name) or (
+                mark is None and not well_formed(target)):
             raise NotOurs(f"{shown} is a symbolic link to {target}, which paperrank did not "
                           "make; remove the link or choose another path")
     elif link.exists():
-        if not legacy(link):
+        if legacy is None or not _adoptable(link, legacy, mark is not None):
             held = _managed_inside(link)
-            why = f"it holds the managed {held}" if held else "paperrank did not write it"
+            why = (f"it holds the managed {held}" if held else
+                   "paperrank did not write it (paperrank adopts no existing folder, not even "
+                   "one an older paperrank wrote: the next run writes it again)")
             raise NotOurs(f"{shown} already exists and {why}; nothing was moved: choose "
                           "another path, or move it away first")
-    elif folder.exists() and mark is None and listing(link) == []:
+    elif folder.exists() and mark is None:
         raise NotOurs(f"{folder} exists but paperrank did not make it; move it away or choose "
                       f"another path than {shown}")
     if create:
         folder.mkdir(parents=True, exist_ok=True)
         if mark is None:
             _write_json(folder / MARKER, {"kind": kind, "link": link.name})
+
+
+def _adoptable(link: Path, legacy: Callable[[Path], bool], marked: bool) -> bool:
+    """A plain file at `link` of the older layout, with no versions begun beside it (a
+    versions folder with versions means the link was replaced by something else)."""
+    folder = versions_dir(link)
+    begun = folder.exists() and (not marked or listing(link) != [])
+    return not begun and legacy(link)
 
 
 def _managed_inside(folder: Path) -> str | None:
@@ -168,16 +205,17 @@ def _managed_inside(folder: Path) -> str | None:
     return None
 
 
-def adopt_legacy(link: Path, legacy: Callable[[Path], bool]) -> None:
-    """A plain file or folder at `link` of an older layout becomes the first version (and the
-    first entry of the history); anything else is refused by `claim`, never moved."""
-    if link.exists() and not link.is_symlink() and legacy(link):
-        folder = versions_dir(link)
-        name = version_name("legacy00", ".duckdb" if link.is_file() else "")
-        os.rename(link, folder / name)
-        _read_only(folder / name)
-        _write_history(folder, [n for n in history(link) if n != name] + [name])
-        fsync_path(folder)
+def adopt_legacy(link: Path, legacy: Callable[[Path], bool] | None) -> None:
+    """A plain file at `link` of the older layout becomes the first version (and the first
+    entry of the history); anything else is refused by `claim`, never moved."""
+    if legacy is None or link.is_symlink() or not link.exists() or not legacy(link):
+        return
+    folder = versions_dir(link)
+    name = version_name("legacy00", ".duckdb" if link.is_file() else "")
+    os.rename(link, folder / name)
+    _read_only(folder / name)
+    _write_history(folder, [n for n in history(link) if n != name] + [name])
+    fsync_path(folder)
 
 
 def history(link: Path) -> list[str]:
@@ -220,7 +258,7 @@ def point(link: Path, version: Path) -> None:
     fsync_path(link.parent)
 
 
-def install(link: Path, staged: Path, name: str, legacy: Callable[[Path], bool],
+def install(link: Path, staged: Path, name: str, legacy: Callable[[Path], bool] | None,
             keep: int = KEEP) -> Path:
     """Make the complete `staged` file or folder the version `name` and point `link` at it.
 

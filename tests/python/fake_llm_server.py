@@ -13,24 +13,34 @@ of actions consumed one per request (then the default answer):
     {"echo_key": "category"}       a 200 whose category is a long text ending in the API key
     {"echo_key": "fields"}         a valid 200 with the API key in every other field it has
                                    (id, model, finish_reason, rationale), some \\u-escaped
-GET /v1/models lists the models (as `paperrank classify check` asks for them).
+    {"echo_key": "message"}        a valid 200 with the API key only in the model's rationale
+    {"echo_key": "fields", "spelling": "upper"}   the same, the key spelled another way
+                                   (`SPELLINGS`: upper-cased, %2D for "-", split by invisible
+                                   characters, full-width letters)
+    {"status": 307, "headers": {"Location": url}} a redirect (to another server, or this one)
+    {"gzip_bomb": n}               a 200 whose gzip body inflates to n zero bytes
+    {"unsized_body": text}         a 200 with no Content-Length: the body runs until the close
+    {"declared_length": n}         a 200 that declares n bytes and sends 2
+GET /v1/models lists the models (as `paperrank classify check` asks for them); the actions in
+`models_script` (status, headers, raw_body) are consumed one per GET first.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import re
 import sys
 import threading
 import time
+import zlib
 from collections import Counter
 from collections.abc import Callable
-from http.server import ThreadingHTTPServer
 from typing import Any
 
-from json_http import JsonHandler
+from json_http import JsonHandler, QuietServer
 
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 
@@ -57,19 +67,40 @@ def default_category(title: str | None, choices: list[str]) -> str:
     return choices[digest[0] % len(choices)]
 
 
+def _fullwidth(text: str) -> str:
+    """ASCII letters and digits as their full-width forms (NFKC folds them back)."""
+    return "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalnum() else c for c in text)
+
+
+# How an endpoint may spell the key it echoes; each defeats an exact-match redaction.
+SPELLINGS: dict[str, Callable[[str], str]] = {
+    "exact": lambda key: key,
+    "upper": str.upper,
+    "percent": lambda key: key.replace("-", "%2D"),
+    "zero-width": lambda key: "\u200b".join(key[i:i + 5] for i in range(0, len(key), 5)),
+    "invisible": lambda key: key[:6] + "\u2060" + key[6:12] + "\u00ad" + key[12:18] + "\ufeff"
+    + key[18:24] + "\u200d" + key[24:],
+    "fullwidth": _fullwidth,
+    "mixed": lambda key: "\u200c".join(key.upper().replace("-", "%2d")),
+}
+
+
 class FakeLLM:
     def __init__(self, *, delay: float = 0.0, script: dict[str, list[dict[str, Any]]] | None = None,
                  categories: dict[str, str] | None = None,
-                 chooser: Callable[[str | None, list[str]], str] | None = None) -> None:
+                 chooser: Callable[[str | None, list[str]], str] | None = None,
+                 models_script: list[dict[str, Any]] | None = None) -> None:
         self.delay = delay
         self.script = {k: list(v) for k, v in (script or {}).items()}
+        self.models_script = list(models_script or [])
         self.categories = categories or {}
         self.chooser = chooser or default_category
         self.models = ["Qwen/Qwen3.5-397B-A17B", "fake"]
         self.lock = threading.Lock()
         self.requests: list[dict[str, Any]] = []   # every request received, in order
+        self.gets: list[str] = []                   # the paths of every GET, in order
         self.answered: Counter[str] = Counter()     # 200 answers fully sent, per title
-        self.server: ThreadingHTTPServer | None = None
+        self.server: QuietServer | None = None
         self.thread: threading.Thread | None = None
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -80,7 +111,15 @@ class FakeLLM:
             disable_nagle_algorithm = True  # no 40 ms Nagle/delayed-ACK stall per answer
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-                if self.path.rstrip("/").endswith("/models"):
+                with fake.lock:
+                    fake.gets.append(self.path)
+                    action = fake.models_script.pop(0) if fake.models_script else {}
+                if "status" in action:
+                    self._send(action["status"], {"error": {"message": "scripted"}},
+                               action.get("headers"))
+                elif "raw_body" in action:
+                    self._send(200, None, text=action["raw_body"])
+                elif self.path.rstrip("/").endswith("/models"):
                     self._send(200, {"object": "list", "data": [
                         {"id": m, "object": "model"} for m in fake.models]})
                 else:
@@ -96,8 +135,7 @@ class FakeLLM:
                     return
                 fake._handle(self, body)
 
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
+        class Server(QuietServer):
             request_queue_size = 512
 
         self.server = Server(("127.0.0.1", port), Handler)
@@ -150,9 +188,35 @@ class FakeLLM:
         if "raw_body" in action:  # a 200 whose body is not a chat completion
             handler._send(200, None, text=action["raw_body"])
             return
+        if "unsized_body" in action or "declared_length" in action:
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                handler.send_response(200)
+                handler.send_header("Content-Type", "application/json")
+                if "declared_length" in action:
+                    handler.send_header("Content-Length", str(action["declared_length"]))
+                handler.send_header("Connection", "close")
+                handler.end_headers()
+                handler.wfile.write(action.get("unsized_body", "{}").encode())
+                handler.wfile.flush()
+            handler.close_connection = True
+            return
+        if "gzip_bomb" in action:
+            squeeze = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+            zeros = b"\0" * (1 << 20)
+            data = b"".join(squeeze.compress(zeros) for _ in range(action["gzip_bomb"] >> 20))
+            data += squeeze.flush()
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                handler.send_response(200)
+                handler.send_header("Content-Type", "application/json")
+                handler.send_header("Content-Encoding", "gzip")
+                handler.send_header("Content-Length", str(len(data)))
+                handler.end_headers()
+                handler.wfile.write(data)
+            return
         choices = enum_of(body)
         key = str(handler.headers.get("Authorization") or "").removeprefix("Bearer ")
         if action.get("echo_key"):
+            key = SPELLINGS[action.get("spelling", "exact")](key)
             self._echo_key(handler, action["echo_key"], key, choices)
             return
         if "content" in action:
@@ -179,7 +243,17 @@ class FakeLLM:
 
 
     def _echo_key(self, handler: Any, where: str, key: str, choices: list[str]) -> None:
-        """Answer with the caller's key wherever an answer can carry text."""
+        """Answer with the caller's key wherever an answer can carry text (`message`: only in
+        the model's rationale, so only JSON read inside JSON finds it)."""
+        if where == "message":
+            content = json.dumps({"category": choices[0], "confidence": "high",
+                                  "rationale": f"Because {key} says so."})
+            handler._send(200, {
+                "id": "chatcmpl-echo", "object": "chat.completion", "created": int(time.time()),
+                "model": "fake", "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                    "role": "assistant", "content": content}}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+            return
         if where == "category":
             content = json.dumps({"category": "x" * 60 + key, "confidence": "high",
                                   "rationale": "r"})

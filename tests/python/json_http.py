@@ -7,8 +7,21 @@ they write an answer, so both handlers subclass this one.
 from __future__ import annotations
 
 import json
-from http.server import BaseHTTPRequestHandler
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+
+class QuietServer(ThreadingHTTPServer):
+    """A threading server that says nothing when a client hangs up mid-answer (a client that
+    refuses an answer past its bound does), instead of printing a traceback into the test's
+    captured stderr."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class JsonHandler(BaseHTTPRequestHandler):

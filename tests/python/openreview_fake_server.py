@@ -6,7 +6,8 @@
 
 Faults are scripted by request number (1-based, counting every request to /notes):
     {3: ("status", 429, {"Retry-After": "2"}), 5: ("status", 500, {}), 7: ("drop",)}
-"drop" closes the connection without answering, as a crashed proxy would.
+"drop" closes the connection without answering, as a crashed proxy would;
+("raw", 200, text) answers with that body as it is (a hostile page: deep nesting, not JSON).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from __future__ import annotations
 import json
 import threading
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from json_http import JsonHandler
+from json_http import JsonHandler, QuietServer
 
 Fault = tuple[Any, ...]
 
@@ -37,7 +38,7 @@ class FakeOpenReview:
         self.bodies: list[bytes] = []
         self.auth_headers: list[str | None] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = QuietServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
@@ -80,6 +81,9 @@ class FakeOpenReview:
                     fault = fake.faults.pop(len(fake.requests), None)
                 if fault and fault[0] == "drop":
                     self.close_connection = True
+                    return
+                if fault and fault[0] == "raw":
+                    self._send(fault[1], None, text=fault[2])
                     return
                 if fault and fault[0] == "status":
                     self._send(fault[1], {"message": "injected"}, fault[2])

@@ -3,9 +3,11 @@
 A local chat-completions server echoes the caller's key in every place an answer can carry
 text: the model name, the finish reason, the id, the rationale, a category long enough that
 a shortened error message would keep only a prefix of the key, an error body, and a second
-copy spelled half in JSON \\u escapes.  After a real `classify run` and the labels it writes,
-the canary is searched in every column of every table (as text), in everything printed, and
-in the bytes of every file the run left behind, the warehouse file included.
+copy spelled half in JSON \\u escapes.  An answer that holds the key is not stored at all
+(issue 36): the paper's call fails, with a reason that does not hold it.  After a real
+`classify run` and the labels it writes, the canary is searched in every column of every table
+(as text), in everything printed, and in the bytes of every file the run left behind, the
+warehouse file included.  (Other spellings of the key: test_hostile_endpoints.py.)
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from __future__ import annotations
 import duckdb
 from fake_llm_server import FakeLLM, seed_papers
 
+from paperrank.classify.backends import ECHOED_KEY
 from paperrank.cli import run as paperrank
 
 CANARY = "sk-canary-7Qx2-NEVER-STORE-b41e9d0c5a"
 FAST = ["--timeout", "2", "--no-progress"]
 
 
-def test_echoed_key_is_redacted_everywhere(tmp_path, monkeypatch, capsys):
+def test_an_echoed_key_is_stored_nowhere(tmp_path, monkeypatch, capsys):
     db = tmp_path / "w.duckdb"
     monkeypatch.setenv("PAPERRANK_DB", str(db))
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
@@ -37,7 +40,7 @@ def test_echoed_key_is_redacted_everywhere(tmp_path, monkeypatch, capsys):
         asked = [{k.lower(): v for k, v in r["headers"].items()}.get("authorization")
                  for r in server.requests]
     out, err = capsys.readouterr()
-    assert code == 1, err  # Paper 0 never gave a valid answer
+    assert code == 1, err  # no paper got a valid answer
     assert asked and all(a == f"Bearer {CANARY}" for a in asked)  # the server did get the key
 
     con = duckdb.connect(str(db), read_only=True)
@@ -45,13 +48,10 @@ def test_echoed_key_is_redacted_everywhere(tmp_path, monkeypatch, capsys):
         responses = con.execute(
             "select paper_id, status, response_model, finish_reason, failure_reason, rationale, "
             "raw_response from raw.llm_responses order by paper_id, received_at").fetchall()
-        # the echo was stored, redacted: models and finish reasons that were the key are dropped
-        ok = [r for r in responses if r[1] == "ok"]
-        assert {r[0] for r in ok} == {"p1", "p2"}
-        assert all(r[2] is None and r[3] is None and "[redacted]" in r[5] for r in ok)
-        assert all("[redacted]" in r[6] for r in ok)
-        invalid = [r for r in responses if r[0] == "p0" and r[1] == "invalid"]
-        assert len(invalid) == 3 and all("category outside the enum" in r[4] for r in invalid)
+        # no echo was stored: each paper's call failed, saying why, and nothing of the answer
+        assert [r[:2] for r in responses] == [("p0", "failed"), ("p1", "failed"), ("p2", "failed")]
+        assert all(r[4] == ECHOED_KEY and r[2] is r[3] is r[5] is r[6] is None for r in responses)
+        assert con.execute("select count(*) from raw.paper_labels").fetchone()[0] == 0
         hits = []
         for schema, table, column in con.execute(
                 "select table_schema, table_name, column_name from information_schema.columns "
