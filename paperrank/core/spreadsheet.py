@@ -3,16 +3,20 @@
 A cell that starts with `=`, `+`, `-` or `@` (or their full-width forms, which spreadsheets
 fold to ASCII), a tab or a carriage return is read as a formula (OWASP "CSV injection"). Every
 CSV the project writes for people to open prefixes such a cell with one apostrophe, so it
-shows as text: the exports in SQL (macro csv_safe_text), the report page's download in its
-script (report.js), and the Python writers (`paperrank rank-sets`, the experts' picks seed)
-through this one rule.
+shows as text: the category CSVs in DuckDB's SQL (`SQL_FORMULA`, the same characters as a
+pattern DuckDB's regular expressions read), the report page's download in its script
+(report.js), and the Python writers (`paperrank rank-sets`, the experts' picks seed) through
+this one rule.
 """
 
 from __future__ import annotations
 
 import re
 
-FORMULA = re.compile(r"^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]")
+TRIGGERS = "=+-@\t\r\uff1d\uff0b\uff0d\uff20"
+FORMULA = re.compile("^[" + re.escape(TRIGGERS) + "]")
+# the same class for DuckDB (RE2): the full-width forms as themselves, - tab and CR escaped
+SQL_FORMULA = "^[" + TRIGGERS.replace("-", "\\-").replace("\t", "\\t").replace("\r", "\\r") + "]"
 
 
 def inert_cell(text: str) -> str:

@@ -26,12 +26,10 @@ import duckdb
 
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import ranking_signals
+from paperrank.core.spreadsheet import SQL_FORMULA
 from paperrank.publish import export_files
 
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-# a leading = + - @ tab or carriage return (or a full-width form) starts a spreadsheet formula
-# (OWASP, "CSV injection"): such a text cell gets a leading apostrophe
-FORMULA = "^[=+\\-@\\t\\r\uff1d\uff0b\uff0d\uff20]"
 
 
 @dataclass(frozen=True)
@@ -46,7 +44,9 @@ class Column:
     def cell(self) -> str:
         value = f"{self.source}.{self.expression or self.name}"
         if self.kind == "text":
-            return (f"case when regexp_matches({value}, '{FORMULA}') then '''' || {value} "
+            # a cell that would start a spreadsheet formula gets a leading apostrophe (OWASP,
+            # "CSV injection"): paperrank.core.spreadsheet's one rule
+            return (f"case when regexp_matches({value}, '{SQL_FORMULA}') then '''' || {value} "
                     f"else {value} end as {self.name}")
         if self.kind == "boolean":
             return f"case when {value} then 'TRUE' when not {value} then 'FALSE' end as {self.name}"
