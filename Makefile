@@ -16,9 +16,10 @@ export PAPERRANK_PUBLISHED_DB ?= warehouse/published.duckdb
 export DBT_PROFILES_DIR := $(CURDIR)
 
 ## Settings (make rank TAXONOMY=iclr2026 TOP_N=10 ...); every one reaches dbt as a checked var.
-TAXONOMY ?= icml2026
-TOP_N ?= 30
-WEIGHT_SET ?= article_2026
+## Empty: dbt_project.yml's default, the one home of every default (its vars and setting_rules).
+TAXONOMY ?=
+TOP_N ?=
+WEIGHT_SET ?=
 # rank this venue only (raw.papers.venue); empty: every venue, each ranked separately
 VENUE ?=
 # use labels of this model only; empty: the latest label of any model
@@ -31,7 +32,8 @@ EXPORT_DIR ?=
 REPORT_DIR ?=
 # yes: CSVs start with a UTF-8 byte order mark, so Excel shows accents right
 CSV_BOM ?= no
-SETTINGS = --taxonomy "$(TAXONOMY)" --top-n "$(TOP_N)" --weight-set "$(WEIGHT_SET)" \
+SETTINGS = $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(TOP_N),--top-n "$(TOP_N)") \
+    $(if $(WEIGHT_SET),--weight-set "$(WEIGHT_SET)") \
     --venue "$(VENUE)" --label-model "$(LABEL_MODEL)" --profile "$(PROFILE)" \
     --engine "$(ENGINE)"
 BOM_FLAG = $(if $(filter yes true 1,$(CSV_BOM)),--bom)
@@ -113,7 +115,7 @@ run: setup ## a real venue end to end: fetch from OpenReview, classify with the 
 	$(PAPERRANK) ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))" \
 	    $(if $(OPENREVIEW_URL),--base-url "$(OPENREVIEW_URL)") \
 	    $(if $(SNAPSHOT_DIR),--snapshot-dir "$(SNAPSHOT_DIR)")
-	$(PAPERRANK) classify run --taxonomy $(TAXONOMY) $(if $(LLM_URL),--base-url "$(LLM_URL)")
+	$(PAPERRANK) classify run $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(LLM_URL),--base-url "$(LLM_URL)")
 	$(MAKE) --no-print-directory rank
 
 ## Everything after loading, in one process: raw checks, dbt build, mart checks, marts agree,
@@ -146,11 +148,12 @@ rollback: setup ## publish a venue's previous build again (VENUE=...), with its 
 validate: setup validate-raw validate-marts ## the great-expectations checks on the raw layer and the marts
 
 validate-raw: setup ## the great-expectations checks on the raw layer (before dbt)
-	$(PAPERRANK) validate --stage raw --taxonomy $(TAXONOMY) --top-n $(TOP_N) \
+	$(PAPERRANK) validate --stage raw $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(TOP_N),--top-n "$(TOP_N)") \
 	    $(if $(PROFILE),--profile $(PROFILE))
 
 validate-marts: setup ## the great-expectations checks on the marts (after dbt)
-	$(PAPERRANK) validate --stage marts --taxonomy $(TAXONOMY) --top-n $(TOP_N) --engine $(ENGINE)
+	$(PAPERRANK) validate --stage marts $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(TOP_N),--top-n "$(TOP_N)") \
+	    --engine $(ENGINE)
 
 lint: setup ## ruff, mypy and sqlfluff
 	$(BIN)/ruff check paperrank bench sqlfluff_context tests/python

@@ -2,12 +2,14 @@
     Run before anything else (on-run-start): every var that changes the ranking is checked, so
     a typo fails the build naming what is allowed instead of giving a plausible wrong answer.
 
-    - top_n is a whole number >= 1 (it is pasted into SQL and tests, so nothing else may pass);
+    - every setting with a rule in dbt_project.yml's setting_rules (top_n, the rank-uncertainty
+      and weight-sensitivity vars) holds to it (check_setting_rules; top_n is pasted into SQL
+      and tests, so nothing but a whole number may pass);
     - taxonomy, weight_set, venue and label_model are plain strings (they reach SQL quoted);
     - review_score_columns and ranking_signals (project settings) name plain columns and
       signals that macros/ranking/review_signal.sql defines;
-    - the rank-uncertainty and weight-sensitivity vars (check_uncertainty_settings) and the
-      rank confidence sets' vars (rank_sets_settings);
+    - the rank bands in order (check_uncertainty_settings) and the rank confidence sets' vars
+      (rank_sets_settings);
     - the weight set exists in seeds/composite_weights.csv, names only signals of
       ranking_signals() and its absolute weights sum to 1;
     - the taxonomy exists in seeds/taxonomies.csv and, for a build or run of any model past staging, has labels in
@@ -21,12 +23,7 @@
         {{ return('') }}
     {%- endif -%}
     {{- refuse_template_vars() -}}
-    {%- set top_n = var('top_n') -%}
-    {%- if not (top_n is integer or (top_n is string and modules.re.fullmatch('[0-9]{1,9}', top_n)))
-        or top_n | int < 1 -%}
-        {{ exceptions.raise_compiler_error(
-            'var top_n must be a whole number >= 1, got ' ~ (top_n[:80] if top_n is string else top_n) | tojson) }}
-    {%- endif -%}
+    {{- check_setting_rules() -}}
     {%- for name in ['taxonomy', 'weight_set', 'venue', 'label_model'] -%}
         {%- set value = var(name) -%}
         {%- if name in ['venue', 'label_model'] and value is none -%}

@@ -44,6 +44,7 @@ from paperrank.classify.store import (
     pending_papers,
 )
 from paperrank.classify.taxonomy import load_taxonomy
+from paperrank.core import config
 from paperrank.core.config import secret
 from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.seeds import read_seed
@@ -235,7 +236,8 @@ def render_summary(stats: RunStats, info: dict[str, Any]) -> str:
 
 
 @click.command("run", help=__doc__)
-@click.option("--taxonomy", required=True, help="taxonomy name in seeds/taxonomies.csv")
+@click.option("--taxonomy", default=config.DEFAULT_TAXONOMY,
+              help=f"taxonomy name in seeds/taxonomies.csv (default {config.DEFAULT_TAXONOMY})")
 @click.option("--backend", type=click.Choice(("openai", "keywords")), default="openai",
               help="openai: any OpenAI-compatible endpoint; keywords: offline rules")
 @click.option("--model", help="model name (default from the config file)")

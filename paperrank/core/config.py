@@ -2,7 +2,8 @@
 
 Every environment variable the project honours is read here, when it is needed (so a test or
 a make target that sets one before the call is obeyed), and every default that more than one
-command shares is stated here once: the working and published warehouses, the Spark warehouse,
+command shares is stated here once (the ranking's settings' defaults are dbt_project.yml's vars,
+read from there): the working and published warehouses, the Spark warehouse,
 the shortlist size, the export and report folders, dbt's target and log folders, and the raw
 score columns. Secrets (API keys, the OpenReview password) are read on demand and returned to
 the caller only; nothing here logs or stores them.
@@ -13,15 +14,18 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from paperrank.core.seeds import project_vars
+
 # -- defaults -----------------------------------------------------------------------------
 DEFAULT_DB = Path("warehouse") / "paperrank.duckdb"  # the working warehouse
 DEFAULT_PUBLISHED = Path("warehouse") / "published.duckdb"  # what analysts open, read-only
 DEFAULT_SPARK_WAREHOUSE = Path("warehouse") / "spark"
 DEFAULT_EXPORT_DIR = Path("exports")
 DEFAULT_REPORT_DIR = Path("output") / "report"
-DEFAULT_TAXONOMY = "icml2026"
-DEFAULT_TOP_N = 30  # the shortlist per ranked category
-DEFAULT_WEIGHT_SET = "article_2026"
+# the ranking's defaults are dbt_project.yml's vars, their one home (read, never copied)
+DEFAULT_TAXONOMY: str = project_vars()["taxonomy"]
+DEFAULT_TOP_N: int = project_vars()["top_n"]  # the shortlist per ranked category
+DEFAULT_WEIGHT_SET: str = project_vars()["weight_set"]
 DEFAULT_ENGINE = "duckdb"
 
 def _env(name: str) -> str:

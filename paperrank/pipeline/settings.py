@@ -29,7 +29,7 @@ from typing import Any
 
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError
-from paperrank.core.seeds import read_seed
+from paperrank.core.seeds import project_vars, read_seed
 
 ENGINES = ("duckdb", "spark")  # paperrank.engines.ENGINES, without importing DuckDB
 
@@ -73,23 +73,22 @@ def _plain(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-# The numeric dbt vars (dbt_project.yml `vars`) and their ranges, as macros/rank_uncertainty.sql
-# and macros/check_settings.sql check them.
-NUMBERS: dict[str, Number] = {
-    "top_n": Number(True, 1, 100_000, "shortlist size per ranked category"),
-    "rank_uncertainty_replicates": Number(True, 1, 100_000, "bootstrap replicates"),
-    "rank_uncertainty_seed": Number(True, 0, 2**63 - 1, "seed of the bootstrap draws"),
-    "rank_uncertainty_row_budget": Number(True, 1, 10**15,
-                                          "largest reviews x replicates the bootstrap may draw"),
-    "rank_band_secure": Number(False, 0, 1, "P(top-N) from which a paper is secure"),
-    "rank_band_outside": Number(False, 0, 1, "P(top-N) up to which a paper is outside"),
-    "weight_draws": Number(True, 1, 100_000, "Dirichlet weight draws"),
-    "weight_concentration": Number(False, 0, 1e9, "concentration of the weight draws",
-                                   low_open=True),
-    "weight_tau_max_papers": Number(True, 1, 10**9, "largest category given Kendall's tau"),
-}
-# The text vars and, for a choice, the allowed values (the names are checked by `check`).
-CHOICES: dict[str, tuple[str, ...]] = {"rank_uncertainty_method": ("auto", "bootstrap", "normal")}
+def _rules() -> tuple[dict[str, Number], dict[str, tuple[str, ...]]]:
+    """The numeric and the choice settings with their rules, from dbt_project.yml's
+    `setting_rules`: the one home of each rule, which dbt's on-run-start check reads too
+    (macros/validation/check_setting_rules.sql)."""
+    numbers: dict[str, Number] = {}
+    choices: dict[str, tuple[str, ...]] = {}
+    for name, rule in project_vars()["setting_rules"].items():
+        if rule["kind"] == "choice":
+            choices[name] = tuple(rule["choices"])
+        else:
+            numbers[name] = Number(rule["kind"] == "whole", rule["low"], rule["high"], rule["help"],
+                                   bool(rule.get("low_open", False)))
+    return numbers, choices
+
+
+NUMBERS, CHOICES = _rules()
 # The list vars: the method's definition (the signals the composite can weigh, the review score
 # columns), set in dbt_project.yml, not from the command line; check_settings (on-run-start)
 # checks them and refuse_template_vars refuses a template in any of their items.

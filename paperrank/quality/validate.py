@@ -48,7 +48,9 @@ class Checks:
 @click.command("validate", help=__doc__)
 @click.option("--stage", type=click.Choice(sorted(STAGES)), required=True,
               help="raw (before dbt build), marts (after it) or all")
-@click.option("--taxonomy", help="taxonomy the labels and marts use (checks labels and categories)")
+@click.option("--taxonomy", default=config.DEFAULT_TAXONOMY,
+              help="taxonomy the labels and marts use (checks labels and categories; "
+                   f"default {config.DEFAULT_TAXONOMY})")
 @click.option("--top-n", type=int, default=config.DEFAULT_TOP_N,
               help=f"papers each ranked category should have (smaller: warning; default {config.DEFAULT_TOP_N})")
 @click.option("--profile", help="review-form profile for every venue (default: resolved per venue)")
