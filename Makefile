@@ -27,6 +27,8 @@ LABEL_MODEL ?=
 PROFILE ?=
 EXPORT_DIR ?= exports
 REPORT_DIR ?= output/report
+# papers each expert is asked to pick per category, the report's counter (empty: 5)
+PICK_QUOTA ?=
 # yes: CSVs start with a UTF-8 byte order mark, so Excel shows accents right
 CSV_BOM ?= no
 SETTINGS = --taxonomy "$(TAXONOMY)" --top-n "$(TOP_N)" --weight-set "$(WEIGHT_SET)" \
@@ -70,7 +72,7 @@ help: ## the targets and the settings with their current values
 	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 18
 	@echo "settings (current value):"
 	@echo "  TAXONOMY=$(TAXONOMY)  TOP_N=$(TOP_N)  WEIGHT_SET=$(WEIGHT_SET)  VENUE=$(VENUE)"
-	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  CSV_BOM=$(CSV_BOM)"
+	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  PICK_QUOTA=$(PICK_QUOTA)  CSV_BOM=$(CSV_BOM)"
 	@echo "  PAPERRANK_DB=$(PAPERRANK_DB)  PAPERRANK_PUBLISHED_DB=$(PAPERRANK_PUBLISHED_DB)"
 	@echo "  uncertainty (empty: dbt_project.yml's):$(foreach v,$(UNCERTAINTY_SETTINGS), $(v)=$($(v)))"
 	@echo "  VENUE_ID=$(VENUE_ID)  OPENREVIEW_URL=$(OPENREVIEW_URL)  LLM_URL=$(LLM_URL)  SNAPSHOT_DIR=$(SNAPSHOT_DIR)"
@@ -117,12 +119,13 @@ run: setup ## a real venue end to end: fetch from OpenReview, classify with the 
 ## publish to PAPERRANK_PUBLISHED_DB, one CSV per category from the published build.
 rank: setup $(ENGINE_SETUP) ## everything after loading: checks, dbt build, audit, publish, CSVs, report
 	$(PAPERRANK) rank $(SETTINGS) --export-dir "$(EXPORT_DIR)" $(BOM_FLAG) \
-	    --report-dir "$(REPORT_DIR)"
+	    --report-dir "$(REPORT_DIR)" $(if $(PICK_QUOTA),--pick-quota "$(PICK_QUOTA)")
 
 ## The experts' report: one self-contained HTML page per venue, from the published marts
 ##   (PAPERRANK_PUBLISHED_DB; REPORT_DB=path reads another warehouse). make rank writes it too.
 report: setup ## the experts' HTML report of the published build, one page per venue
-	$(PAPERRANK) report --out-dir "$(REPORT_DIR)" $(if $(REPORT_DB),--db "$(REPORT_DB)")
+	$(PAPERRANK) report --out-dir "$(REPORT_DIR)" $(if $(REPORT_DB),--db "$(REPORT_DB)") \
+	    $(if $(PICK_QUOTA),--pick-quota "$(PICK_QUOTA)")
 
 ## dbt build alone, in the working warehouse (publishes nothing); ENGINE=spark: on Spark.
 build: setup $(ENGINE_SETUP) ## dbt build alone in the working warehouse (publishes nothing)

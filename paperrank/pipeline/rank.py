@@ -48,17 +48,24 @@ DEFAULT_LOG = config.dbt_log_path() / "pipeline.log"  # beside dbt.log
               help=f"folder of the category CSVs (default {DEFAULT_EXPORT_DIR})")
 @click.option("--report-dir", type=click.Path(path_type=Path), default=DEFAULT_REPORT_DIR,
               help=f"folder of the experts' report pages (default {DEFAULT_REPORT_DIR})")
+@click.option("--pick-quota", "quota", default=None,
+              help="papers each expert is asked to pick per category on the report's pages "
+                   "(1 to 1000; default 5)")
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
 @click.option("--log", type=click.Path(path_type=Path), default=DEFAULT_LOG,
               help="file the quality reports are appended to "
                    "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
-def command(chosen: Settings, export_dir: Path, report_dir: Path, bom: bool, log: Path) -> None:
-    rank(chosen, export_dir, bom, log, report_dir)
+def command(chosen: Settings, export_dir: Path, report_dir: Path, quota: str | None, bom: bool,
+            log: Path) -> None:
+    from paperrank.report.cli import parse_quota  # checked before anything runs
+
+    options = {"quota": parse_quota(quota)} if quota else {}
+    rank(chosen, export_dir, bom, log, report_dir, **options)
     print(category_summary(publish.published_path()), flush=True)
 
 
 def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
-         report_dir: Path = DEFAULT_REPORT_DIR) -> str:
+         report_dir: Path = DEFAULT_REPORT_DIR, **report_options: int) -> str:
     """Run the back half; return the published build id.
 
     Before anything runs: every setting is checked against the seeds and the raw layer, the
@@ -91,7 +98,8 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
     steps.run("export", lambda: export(exporter, export_dir, chosen.venue, bom))
     print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
     pages = steps.run("experts' report", lambda: report_files.publish_report(
-        publish.published_path(), report_dir, [chosen.venue] if chosen.venue else None))
+        publish.published_path(), report_dir, [chosen.venue] if chosen.venue else None,
+        **report_options))
     for venue, page in pages:
         print(f"report for {venue}: {page}", flush=True)
     return build_id

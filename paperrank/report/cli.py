@@ -1,4 +1,4 @@
-"""`paperrank report [--db PATH] [--venue NAME] [--out-dir DIR]`: the experts' report.
+"""`paperrank report [--db PATH] [--venue NAME] [--out-dir DIR] [--pick-quota N]`: the experts' report.
 
 Draws one self-contained HTML page per venue of the warehouse's marts (default: the published
 warehouse, PAPERRANK_PUBLISHED_DB) into a new version of the report folder and switches to it
@@ -31,17 +31,33 @@ def default_db() -> Path:
               help=f"folder for the pages (default: {config.DEFAULT_REPORT_DIR})")
 @click.option("--below", type=int, default=render.BELOW_CUT,
               help=f"papers shown below each shortlist's cut (default: {render.BELOW_CUT})")
-def command(db: Path | None, venue: tuple[str, ...], out_dir: Path, below: int) -> None:
+@click.option("--pick-quota", "quota", default=str(render.PICK_QUOTA),
+              help=f"papers each expert is asked to pick per category, shown as a counter "
+                   f"(1 to {render.MAX_QUOTA}; default: {render.PICK_QUOTA})")
+def command(db: Path | None, venue: tuple[str, ...], out_dir: Path, below: int, quota: str) -> None:
     if below < 0:
         raise PaperrankError(f"--below must be 0 or more, not {below}")
+    chosen = parse_quota(quota)
     from paperrank.publish.report_files import publish_report
 
-    for name, path in publish_report(db or default_db(), out_dir, list(venue) or None, below=below):
+    for name, path in publish_report(db or default_db(), out_dir, list(venue) or None,
+                                     below=below, quota=chosen):
         print(f"report for {name}: {path}")
 
 
+def parse_quota(text: str) -> int:
+    """--pick-quota as a whole number from 1 to MAX_QUOTA; anything else is one clear line
+    (PaperrankError, exit 2) naming what is allowed."""
+    text = str(text).strip()
+    if not text.isdigit() or not 1 <= int(text) <= render.MAX_QUOTA:
+        raise PaperrankError(f"--pick-quota (PICK_QUOTA): must be a whole number from 1 to "
+                             f"{render.MAX_QUOTA} (papers per category), got {text!r}")
+    return int(text)
+
+
 def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,
-                  below: int = render.BELOW_CUT) -> list[tuple[str, Path]]:
+                  below: int = render.BELOW_CUT,
+                  quota: int = render.PICK_QUOTA) -> list[tuple[str, Path]]:
     """Render one page per venue (default: every ranked venue) of `db`'s marts; return
     (venue, page) pairs. `publish_report` calls this into the folder it stages (the page
     benchmark into a scratch folder)."""
@@ -54,4 +70,5 @@ def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,
         loaded = [marts.load_venue(con, venue) for venue in chosen]
     finally:
         con.close()
-    return [(data.venue, render.write(data, out_dir, below).resolve()) for data in loaded]
+    render.check_quota(quota)
+    return [(data.venue, render.write(data, out_dir, below, quota).resolve()) for data in loaded]
