@@ -67,6 +67,7 @@
   // status, keywords]; a link "" is the forum prefix + paper_id, null none.
   var more = document.getElementById("more-matches");
   var MORE_SHOWN = 50;
+  var shownSignature = "";
   var unlisted = [];
   var unlistedText = [];
   var unlistedById = {};
@@ -143,7 +144,12 @@
       if (ok) { found.push(p); }
     }
     var list = document.getElementById("more-matches-list");
+    // the same matches as the last keystroke: the list stands (its boxes and notes are live)
+    var signature = found.length + ":" + found.slice(0, MORE_SHOWN).map(function (p) { return p[0]; }).join(" ");
+    if (signature === shownSignature) { return found.length; }
+    shownSignature = signature;
     list.textContent = "";
+    var items = document.createDocumentFragment();
     found.slice(0, MORE_SHOWN).forEach(function (p) {
       var item = document.createElement("li");
       item.setAttribute("data-paper-id", p[0]);
@@ -168,14 +174,23 @@
         authors.textContent = " \u2014 " + p[4];
         item.appendChild(authors);
       }
-      var note = noteBox(p[1], p[0], "Note on #" + p[2] + " " + p[3].slice(0, 80));
-      item.appendChild(note);
+      // a note box only for a pick (fifty text boxes a keystroke would cost the search its speed)
+      var note = null;
+      function addNote() {
+        if (!note) {
+          note = noteBox(p[1], p[0], "Note on #" + p[2] + " " + p[3].slice(0, 80));
+          item.appendChild(note);
+        }
+        note.hidden = !box.checked;
+      }
+      if (box.checked) { addNote(); }
       box.addEventListener("change", function () {
         setPick(p[1], p[0], box.checked, note);
-        note.hidden = !box.checked;
+        addNote();
       });
-      list.appendChild(item);
+      items.appendChild(item);
     });
+    list.appendChild(items);
     var rest = document.getElementById("more-matches-more");
     rest.hidden = found.length <= MORE_SHOWN;
     rest.textContent = (found.length - MORE_SHOWN) + " more: narrow the search to see them";
