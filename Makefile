@@ -30,6 +30,8 @@ PROFILE ?=
 # output/report/<venue>/ (with output/report/index.html listing every venue's page)
 EXPORT_DIR ?=
 REPORT_DIR ?=
+# papers each expert is asked to pick per category, the report's counter (empty: 5)
+PICK_QUOTA ?=
 # yes: CSVs start with a UTF-8 byte order mark, so Excel shows accents right
 CSV_BOM ?= no
 SETTINGS = $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(TOP_N),--top-n "$(TOP_N)") \
@@ -75,7 +77,7 @@ help: ## the targets and the settings with their current values
 	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 18
 	@echo "settings (current value):"
 	@echo "  TAXONOMY=$(TAXONOMY)  TOP_N=$(TOP_N)  WEIGHT_SET=$(WEIGHT_SET)  VENUE=$(VENUE)"
-	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  CSV_BOM=$(CSV_BOM)"
+	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  PICK_QUOTA=$(PICK_QUOTA)  CSV_BOM=$(CSV_BOM)"
 	@echo "  PAPERRANK_DB=$(PAPERRANK_DB)  PAPERRANK_PUBLISHED_DB=$(PAPERRANK_PUBLISHED_DB)"
 	@echo "  uncertainty (empty: dbt_project.yml's):$(foreach v,$(UNCERTAINTY_SETTINGS), $(v)=$($(v)))"
 	@echo "  VENUE_ID=$(VENUE_ID)  OPENREVIEW_URL=$(OPENREVIEW_URL)  LLM_URL=$(LLM_URL)  SNAPSHOT_DIR=$(SNAPSHOT_DIR)"
@@ -121,13 +123,13 @@ run: setup ## a real venue end to end: fetch from OpenReview, classify with the 
 ## Everything after loading, in one process: raw checks, dbt build, mart checks, marts agree,
 ## publish to PAPERRANK_PUBLISHED_DB, one CSV per category from the published build.
 rank: setup $(ENGINE_SETUP) ## everything after loading: checks, dbt build, audit, publish, CSVs, report
-	$(PAPERRANK) rank $(SETTINGS) $(OUTPUT_DIRS) $(BOM_FLAG)
+	$(PAPERRANK) rank $(SETTINGS) $(OUTPUT_DIRS) $(BOM_FLAG) $(if $(PICK_QUOTA),--pick-quota "$(PICK_QUOTA)")
 
 ## The experts' report: one self-contained HTML page per venue, from the published marts
 ##   (PAPERRANK_PUBLISHED_DB; REPORT_DB=path reads another warehouse). make rank writes it too.
 report: setup ## the experts' HTML report of the published build, one page per venue
 	$(PAPERRANK) report $(if $(REPORT_DIR),--out-dir "$(REPORT_DIR)") $(if $(VENUE),--venue "$(VENUE)") \
-	    $(if $(REPORT_DB),--db "$(REPORT_DB)")
+	    $(if $(REPORT_DB),--db "$(REPORT_DB)") $(if $(PICK_QUOTA),--pick-quota "$(PICK_QUOTA)")
 
 ## dbt build alone, in the working warehouse (publishes nothing); ENGINE=spark: on Spark.
 build: setup $(ENGINE_SETUP) ## dbt build alone in the working warehouse (publishes nothing)

@@ -146,6 +146,7 @@ final as (
         paper_texts.title_plain,
         paper_texts.authors,
         paper_texts.abstract,
+        {{ text_list_joined('paper_texts.keywords') }} as keywords,
         ranked.category,
         ranked.category_slug,
         ranked.category_source,

@@ -46,18 +46,24 @@ DEFAULT_LOG = config.dbt_log_path() / "pipeline.log"  # beside dbt.log
 @click.option("--report-dir", type=click.Path(path_type=Path), default=None,
               help=f"folder of the venue's report page (default {DEFAULT_REPORT_DIR}/<venue>, "
                    f"with {DEFAULT_REPORT_DIR}/index.html listing every venue's page)")
+@click.option("--pick-quota", "quota", default=None,
+              help="papers each expert is asked to pick per category on the report's pages "
+                   "(1 to 1000; default 5)")
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
 @click.option("--log", type=click.Path(path_type=Path), default=DEFAULT_LOG,
               help="file the quality reports are appended to "
                    "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
-def command(chosen: Settings, export_dir: Path | None, report_dir: Path | None, bom: bool,
-            log: Path) -> None:
-    rank(chosen, export_dir, bom, log, report_dir)
+def command(chosen: Settings, export_dir: Path | None, report_dir: Path | None, quota: str | None,
+            bom: bool, log: Path) -> None:
+    from paperrank.report.cli import parse_quota  # checked before anything runs
+
+    options = {"quota": parse_quota(quota)} if quota else {}
+    rank(chosen, export_dir, bom, log, report_dir, **options)
     print(category_summary(publish.published_path(), settings.ranked_venue(chosen, db_path())), flush=True)
 
 
 def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
-         report_dir: Path | None = None) -> str:
+         report_dir: Path | None = None, **report_options: int) -> str:
     """Run the back half; return the published build id.
 
     The venue's CSVs and report page go to `export_dir` and `report_dir` when given, else to the
@@ -93,17 +99,19 @@ def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
     # the export reads the published DuckDB file, whichever engine built it
     steps.run("export", lambda: export(exports, venue, bom))
     print(f"CSVs: {exports}/ (manifest.json lists them)", flush=True)
-    pages = steps.run("experts' report", lambda: report(reports, venue, index=report_dir is None))
+    pages = steps.run("experts' report", lambda: report(reports, venue, report_dir is None,
+                                                        **report_options))
     for shown, page in pages:
         print(f"report for {shown}: {page}", flush=True)
     return build_id
 
 
-def report(report_dir: Path, venue: str, index: bool) -> list[tuple[str, Path]]:
-    """The venue's report page from the published warehouse; with `index`, the index page of
-    the report root lists it beside the other venues' pages."""
+def report(report_dir: Path, venue: str, index: bool, **options: int) -> list[tuple[str, Path]]:
+    """The venue's report page from the published warehouse (`options`: the page's, such as
+    the pick quota); with `index`, the index page of the report root lists it beside the other
+    venues' pages."""
     published = publish.published_path()
-    pages = report_files.publish_report(published, report_dir, [venue])
+    pages = report_files.publish_report(published, report_dir, [venue], **options)
     outputs.remember(report_dir, venue)
     if index:
         report_files.write_index(outputs.report_root())

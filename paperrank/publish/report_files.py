@@ -102,18 +102,23 @@ def restore(report_dir: Path, db: Path, venue: str) -> list[tuple[str, Path]] | 
     return None
 
 
+def _instant(text: object) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(text))
+    except ValueError:
+        return None
+
+
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-INDEX = "index.html"
-
-
 def write_index(root: Path) -> Path:
-    """The index page of the report root: every venue's report folder under `root` (a managed
-    folder whose current version has a manifest), its pages, build and date. Written whole
-    (a temporary file renamed over the old one), so a reader sees the old index or the new."""
-    from paperrank.report.index import index_page
+    """The index page of the report root (`paperrank.report.render.write_index`): every venue's
+    report folder under `root` (a managed folder whose current version has a manifest), its
+    pages, build and date."""
+    from paperrank.report.render import IndexEntry
+    from paperrank.report.render import write_index as write
 
     entries = []
     for link in sorted(root.iterdir()) if root.is_dir() else []:
@@ -125,11 +130,7 @@ def write_index(root: Path) -> Path:
         except (OSError, ValueError):
             continue
         for page in manifest.get("pages", []):
-            entries.append({"venue": str(page.get("venue")), "href": f"{link.name}/{page.get('file')}",
-                            "build_id": str(manifest.get("build_id")),
-                            "written_at": str(manifest.get("written_at"))})
-    target = root / INDEX
-    staged = root / f".{INDEX}.{os.getpid()}.tmp"
-    staged.write_text(index_page(entries), encoding="utf-8")
-    os.replace(staged, target)
-    return target
+            entries.append(IndexEntry(title=str(page.get("venue")), page=f"{link.name}/{page.get('file')}",
+                                      build_id=manifest.get("build_id"),
+                                      built_at=_instant(manifest.get("written_at"))))
+    return write(entries, root)

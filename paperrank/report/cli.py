@@ -1,4 +1,4 @@
-"""`paperrank report [--db PATH] [--venue NAME] [--out-dir DIR]`: the experts' report.
+"""`paperrank report [--db PATH] [--venue NAME] [--out-dir DIR] [--pick-quota N]`: the experts' report.
 
 Draws one self-contained HTML page per venue of the warehouse's marts (default: the published
 warehouse, PAPERRANK_PUBLISHED_DB) into a new version of the report folder and switches to it
@@ -32,14 +32,19 @@ def default_db() -> Path:
                    f"{config.DEFAULT_REPORT_DIR}, and its index.html)")
 @click.option("--below", type=int, default=render.BELOW_CUT,
               help=f"papers shown below each shortlist's cut (default: {render.BELOW_CUT})")
-def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below: int) -> None:
+@click.option("--pick-quota", "quota", default=str(render.PICK_QUOTA),
+              help=f"papers each expert is asked to pick per category, shown as a counter "
+                   f"(1 to {render.MAX_QUOTA}; default: {render.PICK_QUOTA})")
+def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below: int, quota: str) -> None:
     if below < 0:
         raise PaperrankError(f"--below must be 0 or more, not {below}")
+    chosen_quota = parse_quota(quota)
     from paperrank.publish import outputs, report_files
 
     source = db or default_db()
     if out_dir is not None:
-        for name, path in report_files.publish_report(source, out_dir, list(venue) or None, below=below):
+        for name, path in report_files.publish_report(source, out_dir, list(venue) or None,
+                                                      below=below, quota=chosen_quota):
             print(f"report for {name}: {path}")
         return
     con = marts.connect(source)
@@ -50,14 +55,26 @@ def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below
     for one in chosen:  # each venue's page in its own folder, then the index of them all
         folder = outputs.report_dir(one, None)
         outputs.check(folder, one)
-        for name, path in report_files.publish_report(source, folder, [one], below=below):
+        for name, path in report_files.publish_report(source, folder, [one], below=below,
+                                                      quota=chosen_quota):
             print(f"report for {name}: {path}")
         outputs.remember(folder, one)
     print(f"index of every venue's page: {report_files.write_index(outputs.report_root())}")
 
 
+def parse_quota(text: str) -> int:
+    """--pick-quota as a whole number from 1 to MAX_QUOTA; anything else is one clear line
+    (PaperrankError, exit 2) naming what is allowed."""
+    text = str(text).strip()
+    if not text.isdigit() or not 1 <= int(text) <= render.MAX_QUOTA:
+        raise PaperrankError(f"--pick-quota (PICK_QUOTA): must be a whole number from 1 to "
+                             f"{render.MAX_QUOTA} (papers per category), got {text!r}")
+    return int(text)
+
+
 def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,
-                  below: int = render.BELOW_CUT) -> list[tuple[str, Path]]:
+                  below: int = render.BELOW_CUT,
+                  quota: int = render.PICK_QUOTA) -> list[tuple[str, Path]]:
     """Render one page per venue (default: every ranked venue) of `db`'s marts; return
     (venue, page) pairs. `publish_report` calls this into the folder it stages (the page
     benchmark into a scratch folder)."""
@@ -70,4 +87,5 @@ def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,
         loaded = [marts.load_venue(con, venue) for venue in chosen]
     finally:
         con.close()
-    return [(data.venue, render.write(data, out_dir, below).resolve()) for data in loaded]
+    render.check_quota(quota)
+    return [(data.venue, render.write(data, out_dir, below, quota).resolve()) for data in loaded]

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pandas as pd
 
 from paperrank.classify.evaluate import accuracy, cohens_kappa, confusion_matrix
-from paperrank.report import figures, latex
+from paperrank.report import figures, latex, words
 from paperrank.report.marts import VenueMarts
 
 CONFIDENCE_LEVELS = ("high", "medium", "low")
@@ -40,6 +40,31 @@ class Movement:
     @property
     def change(self) -> float:
         return self.after - self.before
+
+
+@dataclass
+class RelatedPaper:
+    """A paper close to a row's paper (marts.paper_related): where the link jumps, and what it
+    says. `anchor` is the row's fragment id when the page lists the paper, else None (the
+    page's search shows it)."""
+
+    paper_id: str
+    title: str
+    category: str
+    rank: int | None
+    similarity: float | None
+    anchor: str | None
+    url: str | None
+
+
+@dataclass
+class Audit:
+    """A second labeller's category for the paper (marts.label_audit)."""
+
+    taxonomy: str | None
+    category: str | None
+    confidence: str | None
+    is_disputed: bool
 
 
 @dataclass
@@ -70,6 +95,16 @@ class PaperRow:
     status: str | None = None
     pdf_url: str | None = None
     movement: Movement | None = None
+    keywords: list[str] = field(default_factory=list)
+    anchor: str = ""
+    subtheme: str | None = None
+    subtheme_label: str | None = None
+    related: list[RelatedPaper] = field(default_factory=list)
+    audits: list[Audit] = field(default_factory=list)
+
+    @property
+    def is_disputed(self) -> bool:
+        return any(a.is_disputed for a in self.audits)
 
 
 @dataclass
@@ -87,6 +122,19 @@ class CategorySection:
     movers: list[PaperRow] = field(default_factory=list)
     certainly_top_n: int | None = None  # papers certainly in the top N (None: no sets built)
     possibly_top_n: int | None = None
+    words: list[str] = field(default_factory=list)  # the header in words (paperrank.report.words)
+    facts: list[Any] = field(default_factory=list)  # words.Fact: the numbers, labelled
+    subthemes: list[Subtheme] = field(default_factory=list)
+
+
+@dataclass
+class Subtheme:
+    """A sub-theme of a category (marts.category_subthemes): a chip that filters its list."""
+
+    key: str
+    label: str
+    terms: str | None
+    papers: int
 
 
 def safe_url(url: Any) -> str | None:
@@ -180,32 +228,64 @@ def paper_bands(data: VenueMarts) -> dict[str, str]:
             if present(v) is not None}
 
 
+def keywords_of(value: Any) -> list[str]:
+    """paper_rankings.keywords ('; '-joined) as a list; none when the mart has no keywords."""
+    text = _text(value)
+    return [k.strip() for k in text.split("; ") if k.strip()] if text else []
+
+
+def row_anchor(paper_id: str, used: set[str]) -> str:
+    """The fragment id of a paper's row (a related-paper link jumps to it): unique on the page."""
+    base = "p-" + (re.sub(r"[^A-Za-z0-9_-]+", "-", paper_id).strip("-") or "paper")
+    anchor, n = base, 2
+    while anchor in used:
+        anchor, n = f"{base}-{n}", n + 1
+    used.add(anchor)
+    return anchor
+
+
+def statuses(data: VenueMarts) -> list[str]:
+    """The venue's paper statuses (Oral, Poster, ...), the commonest first: the status filter's
+    choices."""
+    counted = data.rankings["status"].dropna().astype(str).value_counts()
+    return sorted(counted.index, key=lambda s: (-int(counted[s]), s))
+
+
 def unlisted_papers(data: VenueMarts, sections: list[CategorySection]) -> list[list[Any]]:
     """Every ranked paper that no section lists, for the page's search: [paper_id, category,
-    rank, title, authors, link, band], the link "" when it is FORUM_PREFIX + paper_id (the
-    page adds that back; a tenth of the index otherwise) and null when there is none. The lists
-    show each shortlist and a few papers below its cut; the search still finds the rest (by
-    title and authors: their abstracts would double the page)."""
+    rank, title, authors, link, band, status, keywords], the link "" when it is FORUM_PREFIX +
+    paper_id (the page adds that back; a tenth of the index otherwise) and null when there is
+    none. The lists show each shortlist and a few papers below its cut; the search still finds
+    the rest (by title, authors and keywords: their abstracts would double the page), and each
+    can be picked from there."""
     listed = {row.paper_id for section in sections for row in section.rows}
     bands = paper_bands(data)
     rest = data.rankings[~data.rankings["paper_id"].astype(str).isin(listed)]
     rest = rest.sort_values(["category", "category_rank"])
     entries = []
-    for _, r in rest.iterrows():
-        paper_id, link = str(r["paper_id"]), safe_url(present(r["forum_url"]))
-        entries.append([paper_id, str(r["category"]), int(r["category_rank"]), title_text(r["title"]),
-                        _text(r.get("authors")) or "", "" if link == FORUM_PREFIX + paper_id else link,
-                        bands.get(paper_id, "")])
+    for r in rest.itertuples(index=False):
+        paper_id, link = str(r.paper_id), safe_url(present(r.forum_url))
+        entries.append([paper_id, str(r.category), int(r.category_rank), title_text(r.title),
+                        _text(r.authors) or "", "" if link == FORUM_PREFIX + paper_id else link,
+                        bands.get(paper_id, ""), _text(r.status) or "",
+                        "; ".join(keywords_of(r.keywords))])
     return entries
 
 
-def category_sections(data: VenueMarts, below: int) -> list[CategorySection]:
+def category_sections(data: VenueMarts, below: int, plots: bool = True) -> list[CategorySection]:
+    """One section per ranked category: its shortlist and the `below` papers under the cut,
+    each row with what the marts say about it, and the section's plots (`plots` False: none,
+    for callers that read only the rows)."""
     signals = shown_signals(data.rankings, data.signals)
     uncertainty = None
     if data.uncertainty is not None and not data.uncertainty.empty:
         uncertainty = data.uncertainty.set_index("paper_id")
+    rank_sets = None
+    if data.rank_sets is not None and not data.rank_sets.empty:
+        rank_sets = data.rank_sets.set_index("paper_id")
     moved = movements(data)
     used: set[str] = set()
+    anchors: set[str] = set()
     sections = []
     for category, papers in data.rankings.groupby("category", sort=True):
         papers = papers.sort_values("category_rank")
@@ -213,36 +293,106 @@ def category_sections(data: VenueMarts, below: int) -> list[CategorySection]:
         top_count = len(top)
         shown = papers.head(top_count + below)
         anchor = anchor_for(str(category), used)
-        rows = [_paper_row(row, signals, uncertainty, top_count, moved)
+        rows = [_paper_row(row, signals, uncertainty, rank_sets, top_count, moved)
                 for _, row in shown.iterrows()]
-        labels = [f"#{r.rank} {figures.short_title(r.title)}" for r in rows]
-        plots = [
-            figures.why_here(shown, signals, top_count, key=f"{anchor}-why", labels=labels),
-            figures.distribution(papers["local_top_overall"], papers["is_top_n"], top_count,
-                                 key=f"{anchor}-dist"),
-        ]
+        for row in rows:
+            row.anchor = row_anchor(row.paper_id, anchors)
         section = CategorySection(
             name=str(category), anchor=anchor, size=len(papers), top_count=top_count,
             cut=float(top["local_top_overall"].min()) if top_count else None,
-            rows=rows, plots=plots,
+            rows=rows, plots=[],
         )
+        if plots:
+            labels = [f"#{r.rank} {figures.short_title(r.title)}" for r in rows]
+            section.plots = [
+                figures.why_here(shown, signals, top_count, key=f"{anchor}-why", labels=labels),
+                figures.distribution(papers["local_top_overall"], papers["is_top_n"], top_count,
+                                     key=f"{anchor}-dist"),
+            ]
         if uncertainty is not None:
-            _add_uncertainty(section, papers, uncertainty, top_count)
+            _add_uncertainty(section, papers, uncertainty, top_count, plots)
         section.movers = _movers(papers, signals, uncertainty, top_count, moved)
-        if data.stability is not None:
-            match = data.stability[data.stability["category"] == category]
-            if not match.empty:
-                section.stability = [
-                    (column, present(value)) for column, value in match.iloc[0].items()
-                    if column not in ("venue", "category")
-                ]
-                # the sizes of the rank sets, as the mart counts them (null: no sets built)
-                facts = dict(section.stability)
-                if facts.get("possibly_top_n_papers") is not None:
-                    section.possibly_top_n = int(facts["possibly_top_n_papers"])
-                    section.certainly_top_n = int(facts["certainly_top_n_papers"])
+        section.stability = _category_facts(data, str(category))
+        facts = dict(section.stability)
+        if facts.get("possibly_top_n_papers") is not None:  # the sizes of the rank sets
+            section.possibly_top_n = int(facts["possibly_top_n_papers"])
+            section.certainly_top_n = int(facts["certainly_top_n_papers"])
+        section.subthemes = _subthemes(data, str(category))
+        section.words = words.category_words(section, facts, data)
+        section.facts = words.facts(section.stability)
         sections.append(section)
+    _add_related(data, sections)
     return sections
+
+
+def _category_facts(data: VenueMarts, category: str) -> list[tuple[str, Any]]:
+    """The category's numbers as the marts hold them (name, value): its rank stability, its
+    rank sets and reliability, and the weight-sensitivity summary category_summary carried."""
+    facts: list[tuple[str, Any]] = []
+    for frame in (data.stability, data.category_sets):
+        if frame is None:
+            continue
+        match = frame[frame["category"] == category]
+        if not match.empty:
+            facts += [(column, present(value)) for column, value in match.iloc[0].items()
+                      if column not in ("venue", "category") and column not in dict(facts)]
+    sensitivity = data.weight_sensitivity
+    if sensitivity is not None and not sensitivity.empty:
+        rows = sensitivity[sensitivity["category"] == category]
+        out = rows[rows["scenario_kind"] == "leave_one_out"]
+        drawn = rows[rows["scenario_kind"] == "dirichlet"]
+        for name, value in (
+                ("leave_one_out_min_kendall_tau", out["kendall_tau"].min() if len(out) else None),
+                ("leave_one_out_min_top_n_overlap", out["top_n_overlap"].min() if len(out) else None),
+                ("weight_draws_mean_kendall_tau", drawn["kendall_tau"].mean() if len(drawn) else None),
+                ("weight_draws_mean_top_n_overlap",
+                 drawn["top_n_overlap"].mean() if len(drawn) else None)):
+            if "kendall_tau" in name and "kendall_tau" not in rows.columns:
+                continue
+            facts.append((name, present(value)))
+    return facts
+
+
+def _subthemes(data: VenueMarts, category: str) -> list[Subtheme]:
+    if data.subthemes is None or data.subthemes.empty:
+        return []
+    rows = data.subthemes[data.subthemes["category"] == category]
+    return [Subtheme(key=str(r.subtheme), label=_text(r.subtheme_label) or str(r.subtheme),
+                     terms=_text(r.subtheme_terms), papers=int(r.paper_count))
+            for r in rows.itertuples(index=False)]
+
+
+def _add_related(data: VenueMarts, sections: list[CategorySection]) -> None:
+    """Each listed row's related papers (marts.paper_related, best first), its sub-theme
+    (marts.paper_subthemes) and a second labeller's category (marts.label_audit)."""
+    rows = {row.paper_id: row for section in sections for row in section.rows}
+    if data.paper_subthemes is not None:
+        for r in data.paper_subthemes.itertuples(index=False):
+            row = rows.get(str(r.paper_id))
+            if row is not None:
+                row.subtheme, row.subtheme_label = _text(r.subtheme), _text(r.subtheme_label)
+    if data.label_audit is not None:
+        for r in data.label_audit.itertuples(index=False):
+            row = rows.get(str(r.paper_id))
+            if row is not None:
+                row.audits.append(Audit(_text(r.taxonomy), _text(r.audit_category),
+                                        _text(r.audit_confidence), bool(present(r.is_disputed))))
+    if data.related is None or data.related.empty:
+        return
+    ranked = data.rankings.set_index(data.rankings["paper_id"].astype(str))
+    wanted = data.related[data.related["paper_id"].astype(str).isin(rows.keys())]
+    for r in wanted.sort_values(["paper_id", "related_rank"]).itertuples(index=False):
+        row, other = rows[str(r.paper_id)], str(r.related_paper_id)
+        if other in ranked.index:
+            found = ranked.loc[other]
+            title, category = title_text(found["title"]), str(found["category"])
+            rank, url = int(found["category_rank"]), safe_url(present(found["forum_url"]))
+        else:  # related to a paper the ranking does not hold (not ranked): named by its id
+            title, category, rank, url = other, "", None, None
+        target = rows.get(other)
+        row.related.append(RelatedPaper(
+            paper_id=other, title=title, category=category, rank=rank,
+            similarity=present(r.similarity), anchor=target.anchor if target else None, url=url))
 
 
 def _movers(papers: pd.DataFrame, signals: list[str], uncertainty: pd.DataFrame | None,
@@ -251,7 +401,8 @@ def _movers(papers: pd.DataFrame, signals: list[str], uncertainty: pd.DataFrame 
     ids = [p for p in papers["paper_id"].astype(str) if p in moved and moved[p].change != 0]
     ids.sort(key=lambda p: (-abs(moved[p].change), p))
     chosen = papers.set_index(papers["paper_id"].astype(str)).loc[ids[:MOVERS_SHOWN]]
-    return [_paper_row(row, signals, uncertainty, top_count, moved) for _, row in chosen.iterrows()]
+    return [_paper_row(row, signals, uncertainty, None, top_count, moved)
+            for _, row in chosen.iterrows()]
 
 
 def _text(value: Any) -> str | None:
@@ -260,7 +411,8 @@ def _text(value: Any) -> str | None:
 
 
 def _paper_row(row: pd.Series, signals: list[str], uncertainty: pd.DataFrame | None,
-               top_count: int, moved: dict[str, Movement] | None = None) -> PaperRow:
+               rank_sets: pd.DataFrame | None, top_count: int,
+               moved: dict[str, Movement] | None = None) -> PaperRow:
     paper = PaperRow(
         rank=int(row["category_rank"]),
         paper_id=str(row["paper_id"]),
@@ -279,6 +431,7 @@ def _paper_row(row: pd.Series, signals: list[str], uncertainty: pd.DataFrame | N
         rationale=present(row.get("label_rationale")),
         is_top=bool(row["is_top_n"]),
         first_below_cut=int(row["category_rank"]) == top_count + 1,
+        keywords=keywords_of(row.get("keywords")),
     )
     if uncertainty is not None and paper.paper_id in uncertainty.index:
         found = uncertainty.loc[paper.paper_id]
@@ -288,19 +441,20 @@ def _paper_row(row: pd.Series, signals: list[str], uncertainty: pd.DataFrame | N
         paper.p_top_n = present(found["p_top_n"])
         paper.p_top_n_se = present(found["p_top_n_se"])
         paper.band = present(found["rank_band"])
-        if "marginal_lower" in found.index:  # the rank confidence sets (older builds lack them)
-            lower, upper = present(found["marginal_lower"]), present(found["marginal_upper"])
-            paper.rank_set_lower = None if lower is None else int(lower)
-            paper.rank_set_upper = None if upper is None else int(upper)
-            if present(found["is_certainly_top_n"]):
-                paper.top_n_set = "certainly"
-            elif present(found["is_possibly_top_n"]):
-                paper.top_n_set = "possibly"
+    if rank_sets is not None and paper.paper_id in rank_sets.index:
+        found = rank_sets.loc[paper.paper_id]
+        lower, upper = present(found["marginal_lower"]), present(found["marginal_upper"])
+        paper.rank_set_lower = None if lower is None else int(lower)
+        paper.rank_set_upper = None if upper is None else int(upper)
+        if present(found["is_certainly_top_n"]):
+            paper.top_n_set = "certainly"
+        elif present(found["is_possibly_top_n"]):
+            paper.top_n_set = "possibly"
     return paper
 
 
 def _add_uncertainty(section: CategorySection, papers: pd.DataFrame,
-                     uncertainty: pd.DataFrame, top_count: int) -> None:
+                     uncertainty: pd.DataFrame, top_count: int, plots: bool) -> None:
     joined = papers[["paper_id", "category_rank"]].join(
         uncertainty[["rank_p05", "rank_p50", "rank_p95", "rank_band", "uncertainty_method"]],
         on="paper_id", how="inner")
@@ -310,9 +464,10 @@ def _add_uncertainty(section: CategorySection, papers: pd.DataFrame,
     section.uncertainty_method = ", ".join(sorted(map(str, methods))) or None
     section.band_counts = {str(k): int(v) for k, v in
                            joined["rank_band"].value_counts().sort_index().items()}
-    low = max(1, top_count - CATERPILLAR_HALF_WINDOW)
-    window = joined[joined["category_rank"].between(low, top_count + CATERPILLAR_HALF_WINDOW)]
-    section.plots.append(figures.caterpillar(window, top_count, key=f"{section.anchor}-rank"))
+    if plots:
+        low = max(1, top_count - CATERPILLAR_HALF_WINDOW)
+        window = joined[joined["category_rank"].between(low, top_count + CATERPILLAR_HALF_WINDOW)]
+        section.plots.append(figures.caterpillar(window, top_count, key=f"{section.anchor}-rank"))
 
 
 def category_table(data: VenueMarts) -> list[dict[str, Any]]:
@@ -431,7 +586,10 @@ def agreement(data: VenueMarts) -> list[dict[str, Any]]:
 
 
 def picks(data: VenueMarts) -> list[dict[str, Any]]:
-    """The recorded picks (marts.expert_picks), each with how many experts picked the paper."""
+    """The venue's recorded picks (marts.expert_picks, its rows of this venue), each with how
+    many experts picked the paper and its band (marts.paper_rank_uncertainty, when built)."""
+    if data.picks is None:
+        return []
     bands = paper_bands(data)
     rows = []
     for _, r in data.picks.iterrows():
@@ -445,7 +603,7 @@ def picks(data: VenueMarts) -> list[dict[str, Any]]:
             "paper_category": present(r["paper_category"]),
             "rank": present(r["category_rank"]),
             "size": present(r["category_size"]),
-            "is_top_n": bool(r["is_top_n"]),
+            "is_top_n": bool(present(r["is_top_n"])),
             "band": band if band is not None else bands.get(str(r["paper_id"])),
             "experts": None if count is None else int(count),
             "flag": present(r["flag_reason"]),
@@ -475,9 +633,7 @@ def settings(data: VenueMarts) -> list[tuple[str, Any]]:
 
 
 def setting(data: VenueMarts, name: str) -> Any:
-    if data.build_settings is None or name not in data.build_settings.columns:
-        return None
-    return present(data.build_settings.iloc[0][name])
+    return data.setting(name)
 
 
 def loads(data: VenueMarts) -> list[dict[str, Any]]:

@@ -8,10 +8,13 @@ import gzip
 import hashlib
 import json
 import math
+import os
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlsplit
 
 import jinja2
 import numpy as np
@@ -19,10 +22,13 @@ import pandas as pd
 from markupsafe import Markup
 
 from paperrank.core.config import source_date_epoch
-from paperrank.report import content, figures
+from paperrank.core.errors import PaperrankError
+from paperrank.report import content, figures, words
 from paperrank.report.marts import VenueMarts
 
 BELOW_CUT = 10
+PICK_QUOTA = 5  # picks an expert is asked for per category: the page's counter (a setting)
+MAX_QUOTA = 1000
 
 
 def generated_at() -> datetime:
@@ -92,7 +98,23 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def context(data: VenueMarts, below: int = BELOW_CUT) -> dict[str, Any]:
+def check_quota(quota: int) -> int:
+    """The pick quota: a whole number of papers per category, at least 1 (it is shown to every
+    expert as "k of <quota>", so a wrong one must not reach the page)."""
+    if isinstance(quota, bool) or not isinstance(quota, int) or not 1 <= quota <= MAX_QUOTA:
+        raise PaperrankError(f"the pick quota must be a whole number from 1 to {MAX_QUOTA} "
+                             f"(papers per category), not {quota!r}")
+    return quota
+
+
+def venue_year(venue: str) -> str | None:
+    """The venue's year as its name gives it ("ICLR 2026" -> "2026"), for the BibTeX export;
+    None when the name has no year."""
+    found = re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", venue)
+    return found[-1] if found else None
+
+
+def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -> dict[str, Any]:
     sections = content.category_sections(data, below)
     heat = content.primary_area_table(data)
     conf = content.confidence_table(data)
@@ -120,8 +142,18 @@ def context(data: VenueMarts, below: int = BELOW_CUT) -> dict[str, Any]:
         "sources": content.classification_sources(data),
         "sections": sections,
         "has_uncertainty": data.uncertainty is not None,
-        "has_rank_sets": data.uncertainty is not None and "marginal_lower" in data.uncertainty.columns,
-        "coverage_text": coverage_text(content.setting(data, "rank_sets_coverage")),
+        "has_rank_sets": data.rank_sets is not None,
+        "coverage_text": words.coverage_text(data.setting("rank_sets_coverage")),
+        "parts_message": words.parts_message(data.parts),
+        "glossary": words.row_terms(content.shown_signals(data.rankings, data.signals),
+                                    content.setting(data, "top_n") or max(
+                                        (s.top_count for s in sections), default=None),
+                                    words.coverage_text(data.setting("rank_sets_coverage")),
+                                    data.uncertainty is not None, data.rank_sets is not None),
+        "picks_built": data.picks is not None,
+        "statuses": content.statuses(data),
+        "quota": check_quota(quota),
+        "year": venue_year(data.venue),
         "heatmap": figures.heatmap(heat, key="audit-heatmap") if not heat.empty else None,
         "heat": heat,
         "confidence_plot": figures.confidence(conf, key="audit-confidence") if not conf.empty else None,
@@ -151,20 +183,12 @@ def packed(index: list[list[Any]]) -> str:
     return base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
 
 
-def coverage_text(coverage: float | None) -> str:
-    """The rank sets' coverage as the page states it: 0.95 -> "95%"; a build that did not record
-    it (built before build_settings carried it) is not given a number it may not have used."""
-    if coverage is None:
-        return "(coverage not recorded)"
-    return f"{round(float(coverage) * 100, 2):g}%"
-
-
 def sha256(text: str) -> str:
     """The CSP source of an inline block: 'sha256-<base64 of its digest>'."""
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def render(data: VenueMarts, below: int = BELOW_CUT) -> str:
+def render(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -> str:
     """The page.  Its Content-Security-Policy allows nothing but its own stylesheet and its
     own script (each by hash) and data: images: the page loads nothing from a network, sends
     nothing (connect-src 'none', form-action 'none'), and runs no other script."""
@@ -175,7 +199,7 @@ def render(data: VenueMarts, below: int = BELOW_CUT) -> str:
            f"script-src {sha256(script)}; connect-src 'none'; form-action 'none'; "
            "base-uri 'none'")
     page = env.get_template("report.html.j2").render(
-        context(data, below), css=Markup(css), script=Markup(script), csp=csp)
+        context(data, below, quota), css=Markup(css), script=Markup(script), csp=csp)
     return unindent(page)
 
 
@@ -189,9 +213,57 @@ def unindent(text: str) -> str:
     return re.sub(r"(?<=>)[ \t]{2,}(?=<)", " ", text)
 
 
-def write(data: VenueMarts, out_dir: Path, below: int = BELOW_CUT) -> Path:
+def write(data: VenueMarts, out_dir: Path, below: int = BELOW_CUT,
+          quota: int = PICK_QUOTA) -> Path:
     """Write the venue's page as <out_dir>/<venue slug>.html and return its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{content.slugify(data.venue)}.html"
-    target.write_text(render(data, below), encoding="utf-8")
+    target.write_text(render(data, below, quota), encoding="utf-8")
+    return target
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One venue's page as the index lists it: its title, the page's file (in the same folder,
+    or a relative path below it), the build it was drawn from and when."""
+
+    title: str
+    page: str
+    build_id: str | None = None
+    built_at: Any = None
+
+
+def index_href(page: str) -> str:
+    """A relative link to a page below the index's folder, percent-encoded; anything else (a
+    scheme, an absolute path, a step up) is refused: the index links only to its own pages."""
+    parts = page.replace("\\", "/").split("/")
+    if (not page or urlsplit(page).scheme or page.startswith(("/", "\\"))
+            or any(p in ("", ".", "..") for p in parts)):
+        raise PaperrankError(f"an index entry's page must be a relative path below the index's "
+                             f"folder, not {page!r}")
+    return "/".join(quote(p, safe="") for p in parts)
+
+
+def render_index(entries: list[IndexEntry]) -> str:
+    """The index page: every venue's page with its title, link, build id and date; the same
+    Content-Security-Policy as the pages (its style by hash, no script)."""
+    env = environment()
+    css = unindent(env.get_template("index.css").render())
+    csp = (f"default-src 'none'; style-src {sha256(css)}; script-src 'none'; "
+           "connect-src 'none'; form-action 'none'; base-uri 'none'")
+    rows = [{"title": e.title, "href": index_href(e.page), "build_id": e.build_id,
+             "built_at": e.built_at} for e in sorted(entries, key=lambda e: (e.title, e.page))]
+    return unindent(env.get_template("index.html.j2").render(
+        entries=rows, generated_at=generated_at(), css=Markup(css), csp=csp))
+
+
+def write_index(entries: list[IndexEntry], out_dir: Path) -> Path:
+    """Write <out_dir>/index.html listing the venues' pages (`entries`) and return its path:
+    whole (a temporary file renamed over the old one), so a reader sees the old index or the
+    new one, never half of one."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / "index.html"
+    staged = out_dir / f".index.html.{os.getpid()}.tmp"
+    staged.write_text(render_index(entries), encoding="utf-8")
+    os.replace(staged, target)
     return target

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
-import numpy as np
 import pandas as pd
 
 from paperrank.report import figures
+from paperrank.report.svg import Key
 
 OUTCOME_LABELS = {
     "accepted": "accepted vs rejected (AUC)",
@@ -103,28 +103,24 @@ def _score_label(score: str) -> str:
 def _plot(frame: pd.DataFrame, venue: str, interval_kind: str) -> figures.Plot:
     """One dot per (outcome, score) with its 95% interval, and the reliability ceiling as a tick."""
     rows = _ordered(frame).reset_index(drop=True)
-    fig = figures.new_figure(6.6, 0.8 + 0.24 * len(rows))
-    ax = fig.add_subplot()
-    y = np.arange(len(rows))[::-1]
     colours = {"accepted": "#0072B2", "top_tier": "#D55E00", "citations": "#009E73"}
-    for outcome, colour in colours.items():
-        mask = (rows["outcome"] == outcome).to_numpy()
-        if not mask.any():
-            continue
-        ax.hlines(y[mask], rows["ci_low"][mask], rows["ci_high"][mask], colors=colour, linewidth=2)
-        ax.scatter(rows["value"][mask], y[mask], color=colour, s=16, zorder=3,
-                   label=OUTCOME_LABELS[outcome])
-        ax.scatter(rows["ceiling"][mask], y[mask], marker="|", color="black", s=60, zorder=3)
-    ax.set_yticks(y, [f"{_score_label(s)}" for s in rows["score"]], fontsize=7)
-    ax.axvline(0.5, color="#BBBBBB", linewidth=0.8, linestyle=":")
-    ax.axvline(0.0, color="#BBBBBB", linewidth=0.8)
+    seen = [o for o in colours if (rows["outcome"] == o).any()]
     kind = "bootstrap" if interval_kind == BOOTSTRAP else "closed-form"
-    ax.set_xlabel(f"value (dot), 95% {kind} interval (line), reliability ceiling (|)")
-    fig.legend(loc="outside upper center", fontsize=7, ncols=3)
-    ax.grid(axis="x", color="#EEEEEE", linewidth=0.6)
+
+    def number(value: Any) -> float | None:
+        return None if value is None or pd.isna(value) else float(value)
+
+    canvas = figures.intervals(
+        labels=[_score_label(s) for s in rows["score"]],
+        values=[number(v) for v in rows["value"]],  # type: ignore[misc]
+        lows=[number(v) for v in rows["ci_low"]],  # type: ignore[misc]
+        highs=[number(v) for v in rows["ci_high"]],  # type: ignore[misc]
+        ceilings=[number(v) for v in rows["ceiling"]],
+        colours=[colours.get(o, "#000000") for o in rows["outcome"]],
+        keys=[Key(OUTCOME_LABELS[o], colours[o], "dot") for o in seen],
+        axis_label=f"value (dot), 95% {kind} interval (line), reliability ceiling (|)")
     alt = (f"How well each score tracks the outcomes of {venue}: "
            + "; ".join(f"{_score_label(r.score)} for {OUTCOME_LABELS[r.outcome]}: {r.value:.2f}"
                        for r in rows.itertuples())
            + ". The table lists every value with its interval.")
-    return figures.render(fig, f"validity-{venue}", alt,
-                          "How far to trust this ranking: each score against the outcomes.")
+    return figures.plot(canvas, alt, "How far to trust this ranking: each score against the outcomes.")

@@ -46,10 +46,11 @@ class PageLog:
 
 
 @contextmanager
-def open_page(path: Path, width: int = 1366, height: int = 900,
-              javascript: bool = True) -> Iterator[tuple[object, PageLog]]:
-    """Yield (Playwright page, log) with `path` loaded from file:// (javascript=False: as a
-    reader with scripts off sees it)."""
+def browser_context(width: int = 1366, height: int = 900,
+                    javascript: bool = True) -> Iterator[tuple[object, PageLog]]:
+    """Yield (Playwright browser context, log): one profile, so its pages share what a reader's
+    browser shares between them (localStorage of file:// pages); every page opened in it is
+    logged."""
     from playwright.sync_api import sync_playwright
 
     executable = chromium_path()
@@ -60,13 +61,26 @@ def open_page(path: Path, width: int = 1366, height: int = 900,
             viewport={"width": width, "height": height}, offline=True,
             java_script_enabled=javascript, accept_downloads=True,
         )
-        try:
-            page = context.new_page()
+
+        def watch(page: object) -> None:
             page.on("console", lambda message: log.console.append((message.type, message.text)))
             page.on("pageerror", lambda error: log.page_errors.append(str(error)))
             page.on("request", lambda request: log.requests.append(request.url))
             page.on("dialog", lambda dialog: (log.dialogs.append(dialog.message), dialog.dismiss()))
-            page.goto(path.resolve().as_uri(), wait_until="load")
-            yield page, log
+
+        context.on("page", watch)
+        try:
+            yield context, log
         finally:
             context.close()
+
+
+@contextmanager
+def open_page(path: Path, width: int = 1366, height: int = 900,
+              javascript: bool = True) -> Iterator[tuple[object, PageLog]]:
+    """Yield (Playwright page, log) with `path` loaded from file:// (javascript=False: as a
+    reader with scripts off sees it)."""
+    with browser_context(width, height, javascript) as (context, log):
+        page = context.new_page()
+        page.goto(path.resolve().as_uri(), wait_until="load")
+        yield page, log

@@ -1,0 +1,16 @@
+{#- Engine shim (dbt-utils' dispatch): default__ is the DuckDB form, the one the models are
+    linted in; spark__ is the form dbt-spark needs. -#}
+
+{#- A list of text as one '; '-joined string, in the list's order; null for a null or empty
+    list (authors travel the same way). -#}
+{% macro text_list_joined(items) -%}
+    {{ return(adapter.dispatch('text_list_joined', 'paperrank')(items)) }}
+{%- endmacro %}
+
+{% macro default__text_list_joined(items) -%}
+    nullif(array_to_string({{ items }}, '; '), '')
+{%- endmacro %}
+
+{% macro spark__text_list_joined(items) -%}
+    nullif(array_join({{ items }}, '; '), '')
+{%- endmacro %}
