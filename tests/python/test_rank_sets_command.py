@@ -245,6 +245,7 @@ def test_the_safe_range_ends_are_answered(tmp_path: Path) -> None:
     ([], {limits.ROWS_ENV: "20000000"}, "PAPERRANK_RANK_SETS_MAX_ROWS 20000000: a whole number from 1 to"),
     ([], {limits.MEMORY_ENV: "lots"}, "PAPERRANK_MEMORY_LIMIT='lots' is not a memory size"),
     ([], {limits.MEMORY_ENV: "-1"}, "PAPERRANK_MEMORY_LIMIT='-1' is not a memory size"),
+    ([], {limits.MEMORY_ENV: "1XB"}, "PAPERRANK_MEMORY_LIMIT='1XB' is not a memory size"),
     ([], {limits.MEMORY_ENV: "1MB"}, "PAPERRANK_MEMORY_LIMIT='1MB' is below the 16MB"),
     ([], {limits.MEMORY_ENV: "0%"}, "a percentage of the memory from 1 to 100"),
     ([], {limits.THREADS_ENV: "0"}, "PAPERRANK_DUCKDB_THREADS='0': a whole number from 1 to 256"),
