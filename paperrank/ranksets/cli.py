@@ -53,6 +53,8 @@ def rank_sets(file: Path, id_column: str, estimate_column: str, se_column: str, 
         raise PaperrankError(f"--draws {draws} must be from 10 to 100000")
     if not 0 <= seed <= 2**63 - 1:
         raise PaperrankError(f"--seed {seed} must be from 0 to 2^63 - 1")
+    if out is not None and not out.parent.is_dir():
+        raise PaperrankError(f"--out {out}: no folder {out.parent} to write it in")
     limits = bounds.resolve(max_rows)
     try:
         table = read_estimates(file, id_column, estimate_column, se_column, limits.max_rows)

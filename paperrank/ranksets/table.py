@@ -66,8 +66,12 @@ def read_estimates(path: Path, id_column: str, estimate_column: str, se_column: 
             if names[first] == names[second]:
                 raise PaperrankError(f"{first} and {second} name the same column {names[first]!r}")
     if not path.is_file():
-        raise PaperrankError(f"{path}: no such file")
-    with path.open(encoding="utf-8-sig", newline="") as handle:
+        raise PaperrankError(f"{path}: no such file" + (" (a folder)" if path.is_dir() else ""))
+    try:
+        handle = path.open(encoding="utf-8-sig", newline="")
+    except OSError as error:
+        raise PaperrankError(f"{path}: cannot be read ({error.strerror})") from None
+    with handle:
         records = _records(path, handle)
         header_line, header = next(records, (1, []))
         if not header:

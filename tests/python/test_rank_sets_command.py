@@ -278,6 +278,34 @@ def test_thresholds_far_outside_a_narrow_range_are_counted(tmp_path: Path) -> No
     assert result.tau_best.all()
 
 
+def test_unreadable_files_and_out_folders_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("id,est,err\na,1,0.5\n")
+    args = ["--id", "id", "--estimate", "est", "--se", "err"]
+    code, err = command(str(tmp_path), *args, capsys=capsys)
+    assert code == 2 and f"{tmp_path}: no such file (a folder)" in err, err
+    code, err = command(str(path), *args, "--out", str(tmp_path / "none" / "o.csv"), capsys=capsys)
+    assert code == 2 and f"no folder {tmp_path / 'none'} to write it in" in err, err
+
+
+def test_a_file_the_os_will_not_open_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Permission denied (the tests run as root, who may read any file: the refusal is made to
+    happen by the open call itself)."""
+    path = tmp_path / "t.csv"
+    path.write_text("id,est,err\na,1,0.5\n")
+    real_open = Path.open
+
+    def refuse(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refuse)
+    code, err = command(str(path), "--id", "id", "--estimate", "est", "--se", "err", capsys=capsys)
+    assert code == 2 and f"{path}: cannot be read (Permission denied)" in err, err
+
+
 def test_ids_that_look_like_formulas_are_neutralised(tmp_path: Path) -> None:
     path = tmp_path / "estimates.csv"
     path.write_text("id,est,err\n=HYPERLINK(1),1,0.01\n+a,2,0.01\nplain,3,0.01\n")
