@@ -70,7 +70,7 @@ DEMO_PUBLISHED_DB ?= warehouse/demo_published.duckdb
 DEMO_PAPERS ?=
 
 .PHONY: help setup setup-spark spark-raw demo run rank report build publications rollback export validate validate-raw \
-        validate-marts lint test test-fast test-python test-dbt docs bench bench-rank clean
+        validate-marts lint test test-fast test-python test-dbt docs bench bench-rank rank-sets-sql clean
 
 help: ## the targets and the settings with their current values
 	@echo "targets (make <target>):"
@@ -172,6 +172,9 @@ test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test (Spark'
 test-fast: setup ## every test not marked e2e (none starts dbt): the quick loop while editing
 	$(BIN)/pytest -m "not e2e" -n auto
 
+rank-sets-sql: setup ## render paperrank rank-sets' SQL from macros/rank_sets/ again (after changing a rank-set macro)
+	$(PY) -m paperrank.ranksets.render
+
 docs: setup ## dbt docs as one static page: target/static_index.html opens from file://
 	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static
 	@echo "open $(or $(DBT_TARGET_PATH),target)/static_index.html in a browser (no server needed)"
@@ -179,7 +182,8 @@ docs: setup ## dbt docs as one static page: target/static_index.html opens from 
 bench: setup ## the ranking, uncertainty, rank-set, outcome and report-page benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
 	$(PY) -m bench $(if $(BENCH_SCALES),--scales "$(BENCH_SCALES)")
 	$(PY) -m bench.uncertainty
-	$(PY) -m bench.rank_sets --synthetic 2000:1,20000:10,100000:50
+	$(PY) -m bench.rank_sets --command 15,10000,100000 --runs 3
+	$(PY) -m bench.rank_sets --command 1000000 --runs 1
 	$(PY) -m bench.rank_sets --scales 1m-short,1m-many --runs 2
 	$(PY) -m bench.outcomes --synthetic 1000000
 	@if [ -f "$(PAPERRANK_PUBLISHED_DB)" ]; then \

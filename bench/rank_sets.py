@@ -4,9 +4,12 @@
   it, then per run, in a fresh process, `dbt run` of the rank-set models and, as a yardstick
   for how loaded the machine is, of the review bootstrap (int_bootstrap_paper_ranks), each
   with wall time, DuckDB's seconds from dbt's log, and peak RSS.
-- `--synthetic N:G,...`: N papers in G equal categories, composites ~ N(0, 1) and se ~
-  U(0.2, 1), through the rank-set query of `paperrank rank-sets` (the same macros) with one
-  group per category: how the work grows with the category size.
+- `--command 15,10000,100000`: the whole `paperrank rank-sets` command (process start to exit,
+  reading the CSV and writing the answer included) on synthetic tables of those sizes, in each
+  data shape of `--shapes` (`SHAPES`), with --tau 30 (the scaled path's exact memberships
+  included), under the project's defaults (PAPERRANK_MEMORY_LIMIT 1GB): wall time, CPU time,
+  peak RSS and the path the command took. The targets (issues 33 and 36): 15 rows within 3 s,
+  10,000 within 10 s, 100,000 within 30 s and 2 GB.
 - `--scales 1m-short,1m-many` (any scale of `python -m bench`): a synthetic venue of that
   shape is loaded and ranked (untimed), then per run, in a fresh process, `dbt run` of the
   rank-set models under the project's defaults, with wall time, SQL seconds of the models, peak
@@ -18,45 +21,82 @@ Prints a Markdown table with the load average before and after each row. The war
 is never written.
 
     python -m bench.rank_sets --db warehouse/paperrank.duckdb --vars '{taxonomy: iclr2026}' --runs 3
-    python -m bench.rank_sets --synthetic 2000:1,20000:10,100000:50
+    python -m bench.rank_sets --command 15,10000,100000 --runs 3
+    python -m bench.rank_sets --command 1000000 --runs 1
     python -m bench.rank_sets --scales 1m-short,1m-many --runs 2
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
-import re
 import shutil
 import statistics
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from bench import ranking
 from bench.build_vars import recorded_vars
 from bench.measure import measure, sql_seconds
+from paperrank.ranksets.limits import choose_path
+from paperrank.ranksets.sql import settings as rank_set_settings
 
 REPO = Path(__file__).resolve().parents[1]
 DBT = str(Path(sys.executable).parent / "dbt")
 RANK_SETS = "path:models/intermediate/rank_confidence_sets"
 
-_SYNTHETIC = """
-import sys, time, numpy as np, pandas as pd
-from paperrank.ranksets.sql import compiled_query, run_query
-papers, groups = int(sys.argv[1]), int(sys.argv[2])
-rng = np.random.default_rng(1)
-frame = pd.DataFrame({"item_key": [f"p{i}" for i in range(papers)],
-                      "item_number": range(1, papers + 1),
-                      "group_key": np.arange(papers) % groups + 1,
-                      "estimate": rng.normal(0, 1, papers), "se": rng.uniform(0.2, 1.0, papers)})
-sql = compiled_query({"coverage": 0.95, "draws": 1000, "seed": 2026, "grouped": True})
-started = time.perf_counter()
-result = run_query(sql, frame)
-print(f"sql_s={time.perf_counter() - started:.3f} rows={len(result)}")
-"""
+PAPERRANK = str(Path(sys.executable).parent / "paperrank")
+# name -> (estimates, standard errors) of n rows from a numpy generator
+SHAPES: dict[str, Any] = {
+    # composites ~ N(0, 1), se ~ U(0.2, 1): most sets wide, as on the real data
+    "noisy": lambda rng, n: (rng.normal(0, 1, n), rng.uniform(0.2, 1.0, n)),
+    # estimates 1 apart with se 0.05: almost every set a single rank
+    "separated": lambda rng, n: (np.arange(n, dtype=float), np.full(n, 0.05)),
+    # estimates in steps of 0.1 (many ties) and one se for all
+    "ties": lambda rng, n: (np.round(rng.normal(0, 1, n), 1), np.full(n, 0.5)),
+    # se with a heavy tail (log-normal, sd 1.5): the scaled path's widest cells of se
+    "heavy-se": lambda rng, n: (rng.normal(0, 1, n), np.exp(rng.normal(-1, 1.5, n))),
+}
 
+
+def write_table(path: Path, rows: int, shape: str) -> None:
+    """A CSV of `rows` estimates of `shape`, ids p0000000... (seed 1)."""
+    estimates, errors = SHAPES[shape](np.random.default_rng(1), rows)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["id", "estimate", "se"])
+        writer.writerows(zip((f"p{i:07d}" for i in range(rows)), estimates.tolist(), errors.tolist(),
+                             strict=True))
+
+
+def command_rows(sizes: str, shapes: str, runs: int) -> list[str]:
+    """The whole command, per size and shape: medians of `runs` fresh processes."""
+    rows = ["| rows | shape | path | wall s | CPU s | peak RSS MB | load before / after |",
+            "|---|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory(prefix="bench-rank-sets-command-") as folder:
+        for size in (int(text) for text in sizes.split(",")):
+            for shape in shapes.split(","):
+                table, out = Path(folder) / f"{shape}-{size}.csv", Path(folder) / "out.csv"
+                write_table(table, size, shape)
+                before = os.getloadavg()[0]
+                results = [measure([PAPERRANK, "rank-sets", str(table), "--id", "id", "--estimate",
+                                    "estimate", "--se", "se", "--tau", str(min(30, size)),
+                                    "--out", str(out)], cwd=REPO) for _ in range(runs)]
+                answered = sum(1 for _ in out.open(encoding="utf-8")) - 1
+                if answered != size:
+                    raise SystemExit(f"{shape} {size}: {answered} rows answered")
+                wall, cpu, peak = (statistics.median(values) for values in
+                                   zip(*((r.wall_s, r.cpu_s, r.peak_rss_mb) for r in results), strict=True))
+                rows.append(f"| {size:,} | {shape} | {choose_path(size, 1000, rank_set_settings())} | {wall:.2f} | "
+                            f"{cpu:.2f} | {peak:.0f} | {before:.1f} / {os.getloadavg()[0]:.1f} |")
+                table.unlink()
+    return rows
 
 
 def dbt_run(db: Path, scratch: Path, select: str, vars_json: str) -> tuple[float, float, float]:
@@ -88,19 +128,6 @@ def warehouse_rows(db: Path, vars_json: str, runs: int) -> list[str]:
                         f"{before:.1f} / {os.getloadavg()[0]:.1f} |")
     return ["| models | wall s | SQL s | peak RSS MB | load before / after |",
             "|---|---|---|---|---|", *rows]
-
-
-def synthetic_rows(scales: str) -> list[str]:
-    rows = ["| papers | categories | SQL s | peak RSS MB | load before / after |",
-            "|---|---|---|---|---|"]
-    for scale in scales.split(","):
-        papers, groups = scale.split(":")
-        before = os.getloadavg()[0]
-        done = measure([sys.executable, "-c", _SYNTHETIC, papers, groups], cwd=REPO)
-        seconds = re.search(r"sql_s=([0-9.]+)", done.stdout)
-        rows.append(f"| {int(papers):,} | {groups} | {seconds.group(1) if seconds else '?'} | "
-                    f"{done.peak_rss_mb:.0f} | {before:.1f} / {os.getloadavg()[0]:.1f} |")
-    return rows
 
 
 def scale_rows(names: str, runs: int, work: Path) -> list[str]:
@@ -146,7 +173,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="dbt vars of that build (default: those its marts.build_settings "
                              "records)")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--synthetic", default="", help="N:G scales, comma-separated")
+    parser.add_argument("--command", default="", help="table sizes for the whole command, e.g. 15,10000")
+    parser.add_argument("--shapes", default=",".join(SHAPES), help="data shapes of --command")
     parser.add_argument("--scales", default="",
                         help="bench scales (e.g. 1m-short,1m-many): the rank-set models in dbt")
     parser.add_argument("--work", type=Path, default=Path("output/bench/rank-sets"),
@@ -160,8 +188,8 @@ def main(argv: list[str] | None = None) -> None:
             parser.error(str(error))
         print(f"vars: {dbt_vars}")
         print("\n".join(warehouse_rows(args.db, dbt_vars, args.runs)))
-    if args.synthetic:
-        print("\n".join(synthetic_rows(args.synthetic)))
+    if args.command:
+        print("\n".join(command_rows(args.command, args.shapes, args.runs)))
     if args.scales:
         args.work.mkdir(parents=True, exist_ok=True)
         print("\n".join(scale_rows(args.scales, args.runs, args.work.resolve())))

@@ -85,7 +85,10 @@
         buckets.se_bucket,
         buckets.bucket_size,
         kinds.kind,
-        cast(floor((
+        -- held to [-1, n] before the cast: beyond either end every bin counts alike, and a
+        -- threshold far outside the estimates' range (a large se, a narrow range) would not fit
+        -- a bigint
+        cast(floor(least(greatest((
             papers.estimate
             + case when kinds.kind in (1, 3) then -1.0 else 1.0 end
             * case
@@ -94,7 +97,7 @@
             end
             * sqrt(papers.se * papers.se + buckets.bucket_se * buckets.bucket_se)
             - papers.low
-        ) / papers.bin_width) as bigint) as threshold_bin
+        ) / papers.bin_width, -1.0), papers.group_size)) as bigint) as threshold_bin
 
     from {{ papers }} as papers
     inner join {{ name }}_buckets as buckets

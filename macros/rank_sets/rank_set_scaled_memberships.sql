@@ -137,14 +137,17 @@
 ),
 
 -- the only partners that can beat a paper left open in a cell: a beater's reach at the cell's
--- low end exceeds the cell's lower tau-th reach
+-- low end exceeds the cell's lower tau-th reach. Grouped (partners alike counted once, with
+-- their number): the group also keeps an optimiser from joining the open papers to every
+-- reach before this filter, which made the count quadratic in the category's size
 {{ name }}_open_partners as (
 
     select
         brackets.group_key,
         brackets.se_cell,
         reaches.estimate,
-        reaches.se
+        reaches.se,
+        count(*) as partner_count
 
     from {{ name }}_brackets as brackets
     inner join {{ name }}_reaches as reaches
@@ -152,6 +155,7 @@
             brackets.group_key = reaches.group_key
             and brackets.s_low = reaches.end_se
     where reaches.reach > brackets.tau_reach_low
+    group by brackets.group_key, brackets.se_cell, reaches.estimate, reaches.se
 
 ),
 
@@ -163,7 +167,7 @@
         sum(case
             when partners.estimate - open_papers.estimate > open_papers.simultaneous_critical_value
                 * sqrt(open_papers.se * open_papers.se + partners.se * partners.se)
-                then 1 else 0
+                then partners.partner_count else 0
         end) as simultaneous_beaten_by
 
     from {{ name }}_decided as open_papers

@@ -1,10 +1,11 @@
 {#-
-    The whole rank-set computation over one table of estimates, as one query: what
-    `paperrank rank-sets FILE` runs (paperrank/ranksets/), with the same macros as the models.
-    `relation` has the columns item_key (text id), item_number (1..n), estimate and se, one
-    group (with options.grouped, also group_key: one ranking per group, as the benchmark's
-    synthetic categories); `options` holds coverage, draws, seed and optionally tau (checked
-    by rank_sets_settings). The columns are those of the command's CSV.
+    The exact rank-set computation over one table of estimates, as one query: what
+    `paperrank rank-sets FILE` runs (paperrank/ranksets/; rendered once into
+    paperrank/ranksets/compiled/ by `make rank-sets-sql`) when its draws fit the row budget,
+    with the same macros as the models. `relation` has the columns item_key (text id),
+    item_number (1..n), estimate and se, one group; `options` holds coverage, draws, seed and
+    optionally tau (checked by rank_sets_settings). The columns are those of the command's CSV.
+    The larger tables take rank_sets_scaled_query.
 -#}
 {% macro rank_sets_query(relation, options) -%}
     {%- set tau = options.get('tau') -%}
@@ -15,7 +16,7 @@ with
 estimates as (
 
     select
-        {{ 'group_key' if options.get('grouped') else '1 as group_key' }},
+        1 as group_key,
         item_number,
         item_key,
         estimate,

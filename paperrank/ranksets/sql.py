@@ -1,71 +1,117 @@
-"""The rank-set query, rendered by dbt from the project's macros and run on DuckDB.
+"""Run the rank-set SQL of the models over a table of estimates, in a private DuckDB.
 
-`dbt compile --inline` renders macros/rank_sets/rank_sets_query.sql with the `published`
-target (an in-memory DuckDB: no warehouse file is opened), so the command runs exactly the SQL
-the models run. The options reach the macro as literal numbers, checked again there.
+The SQL is paperrank/ranksets/compiled/, rendered by dbt from the models' own macros
+(`python -m paperrank.ranksets.render`; a test fails when it is stale), so the command starts
+in a second instead of parsing the dbt project. The options reach it only as DuckDB parameters
+($coverage, $draws, $seed, $tau), bound as numbers the command has checked: never as text.
+
+DuckDB runs in memory under the project's memory limit and spills to a temporary folder that
+this run creates and removes (paperrank/ranksets/limits.py). Running out of memory anyway, or
+out of disk while spilling, is one line naming the limit and how to raise it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
+import csv
 import json
+import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
-from typing import Any
-
-import duckdb
-import pandas as pd
+from typing import Any, TextIO
 
 from paperrank.core.errors import PaperrankError
+from paperrank.core.spreadsheet import inert_cell
+from paperrank.ranksets.limits import MEMORY_ENV, Limits
+from paperrank.ranksets.table import Estimates
 
-REPO = Path(__file__).resolve().parents[2]
+COMPILED = Path(__file__).resolve().parent / "compiled"
 INPUT = "rank_set_input"
+BATCH = 10_000
 
 
-def compiled_query(options: dict[str, float | int | None]) -> str:
-    """The SQL of rank_sets_query over the relation `rank_set_input`."""
-    return compiled_queries([options])[0]
+@cache
+def settings() -> dict[str, Any]:
+    """The rank-set settings' defaults as the macros have them (rank_sets_settings)."""
+    return dict(json.loads((COMPILED / "settings.json").read_text(encoding="utf-8")))
 
 
-def compiled_queries(many: list[dict[str, float | int | None]]) -> list[str]:
-    """The SQL for each set of options, from one parse of the project (parsing costs seconds)."""
-    from dbt.cli.main import dbtRunner
-
-    with tempfile.TemporaryDirectory(prefix="paperrank-rank-sets-") as scratch:
-        common = ["--project-dir", str(REPO), "--profiles-dir", str(REPO), "--target", "published",
-                  "--quiet", "--no-write-json", "--no-use-colors",
-                  "--target-path", str(Path(scratch) / "target"),
-                  "--log-path", str(Path(scratch) / "logs")]
-        with contextlib.redirect_stdout(io.StringIO()):
-            parsed = dbtRunner().invoke(["parse", *common])
-        _raise_for(parsed)
-        manifest: Any = parsed.result
-        runner = dbtRunner(manifest=manifest)
-        queries = []
-        for options in many:
-            given = {name: value for name, value in options.items() if value is not None}
-            inline = f"{{{{ rank_sets_query('{INPUT}', {json.dumps(given)}) }}}}"
-            with contextlib.redirect_stdout(io.StringIO()):
-                result = runner.invoke(["compile", "--inline", inline, *common])
-            _raise_for(result)
-            compiled: Any = result.result
-            queries.append(str(compiled.results[0].node.compiled_code))
-    return queries
+def query(path: str, with_tau: bool) -> str:
+    """The committed SQL of one path (`exact` or `scaled`), with or without the tau-best set."""
+    return (COMPILED / f"{path}{'_tau' if with_tau else ''}.sql").read_text(encoding="utf-8")
 
 
-def _raise_for(result: Any) -> None:
-    """dbt's failure as one line (a compiler error names the setting that is wrong)."""
-    if not result.success or result.result is None:
-        lines = str(result.exception).strip().splitlines() if result.exception else ["dbt failed"]
-        raise PaperrankError(f"rank-sets: {lines[-1].strip()}")
+@contextmanager
+def session(limits: Limits) -> Iterator[Any]:
+    """A private in-memory DuckDB under the limits, spilling to a folder of its own (removed after)."""
+    import duckdb  # here, so that `paperrank rank-sets --help` and bad input answer at once
 
-
-def run_query(sql: str, estimates: pd.DataFrame, threads: int = 2) -> pd.DataFrame:
-    """Run the compiled query over the estimates in a private in-memory DuckDB."""
-    con = duckdb.connect(":memory:", config={"threads": threads})
+    spill = Path(tempfile.mkdtemp(prefix="paperrank-rank-sets-"))
     try:
-        con.register(INPUT, estimates)
-        return con.execute(sql).df()
+        con = duckdb.connect(":memory:", config={
+            "threads": limits.threads, "memory_limit": limits.memory_limit,
+            "temp_directory": str(spill)})
+        try:
+            yield con
+        finally:
+            con.close()
     finally:
-        con.close()
+        shutil.rmtree(spill, ignore_errors=True)
+
+
+def execute(con: Any, table: Estimates, path: str, options: dict[str, Any]) -> Any:
+    """The rank sets of `table` by the committed SQL of `path`: DuckDB's result, best first.
+    Options coverage, draws, seed and tau (None: no tau-best set) are bound as parameters."""
+    import pyarrow as pa
+
+    parameters = {"coverage": float(options["coverage"]), "draws": int(options["draws"]),
+                  "seed": int(options["seed"])}
+    if options.get("tau") is not None:
+        parameters["tau"] = int(options["tau"])
+    con.register(INPUT, pa.table({
+        "item_key": pa.array(table.ids, pa.string()),
+        "item_number": pa.array(range(1, len(table) + 1), pa.int64()),
+        "estimate": pa.array(table.estimates, pa.float64()),
+        "se": pa.array(table.errors, pa.float64()),
+    }))
+    return con.execute(query(path, "tau" in parameters), parameters)
+
+
+def run(table: Estimates, path: str, options: dict[str, Any], limits: Limits, out: TextIO) -> None:
+    """Write the rank sets of `table` as CSV to `out` (best first); running out of memory (or of
+    disk for DuckDB's spill files) is one line naming the limit and how to raise it."""
+    import duckdb
+
+    with session(limits) as con:
+        try:
+            write_csv(execute(con, table, path, options), out)
+        except duckdb.OutOfMemoryException:
+            raise PaperrankError(_out_of_memory(len(table), limits, "memory")) from None
+        except duckdb.IOException as error:
+            raise PaperrankError(_out_of_memory(len(table), limits, f"disk for its spill files "
+                                                f"({str(error).splitlines()[0]})")) from None
+
+
+def _out_of_memory(rows: int, limits: Limits, what: str) -> str:
+    doubled = f"{2 * limits.memory_bytes / 10**6:.0f}MB"
+    return (f"rank-sets ran out of {what} with {rows:,} rows under {MEMORY_ENV}={limits.memory_limit}; "
+            f"raise {MEMORY_ENV} (e.g. {MEMORY_ENV}={doubled}) and run it again")
+
+
+def write_csv(result: Any, handle: TextIO) -> None:
+    """Plain CSV a spreadsheet reads as meant: TRUE/FALSE, ids that cannot run as formulas.
+    Written in batches from DuckDB's result, so a million rows never sit in Python at once."""
+    writer = csv.writer(handle, lineterminator="\n")
+    writer.writerow([column[0] for column in result.description])
+    while batch := result.fetchmany(BATCH):
+        writer.writerows([_cell(value) for value in row] for row in batch)
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return inert_cell(value)  # a cell that would start a formula shows as text
+    return value

@@ -124,7 +124,6 @@ def test_a_make_line_dry_runs(shown: Shown) -> None:
             parse_line(line.strip())
 
 
-@pytest.mark.e2e  # rank-sets renders its SQL with dbt
 def test_the_rank_sets_example_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/rank-confidence-sets.md's example, run: its CSV has a row per jurisdiction."""
     monkeypatch.chdir(REPO)

@@ -485,10 +485,10 @@ def test_expert_picks_per_venue_in_a_two_venue_build(tmp_path: Path) -> None:
 def test_the_spreadsheet_rule_is_one_rule() -> None:
     """The picks seed and `paperrank rank-sets` neutralise with paperrank.core.spreadsheet, the
     SQL form the category CSVs use (same triggers, full-width forms included)."""
-    import pandas as pd
+    import duckdb
 
-    from paperrank.core.spreadsheet import inert_cell, plain_cell
-    from paperrank.ranksets.cli import write_csv
+    from paperrank.core.spreadsheet import FORMULA, SQL_FORMULA, inert_cell, plain_cell
+    from paperrank.ranksets.sql import write_csv
 
     for text in [*FORMULAS, "\rx"]:
         assert inert_cell(text) == "'" + text and inert_cell(inert_cell(text)) == "'" + text
@@ -496,15 +496,12 @@ def test_the_spreadsheet_rule_is_one_rule() -> None:
         assert inert_cell(text) == text
     for text in ["", "plain", "-n5", "'plain", "''=x", *FORMULAS]:
         assert plain_cell(inert_cell(text)) == text
-    import duckdb
-
-    from paperrank.core.spreadsheet import FORMULA, SQL_FORMULA
-
     con = duckdb.connect()  # the category CSVs' SQL reads the same characters
     for text in [*FORMULAS, "\rx", "", "plain", "'=already", "a=b", " =x", "-n5", "\uff0dx"]:
         [(matched,)] = con.execute("select regexp_matches(?, ?)", [text, SQL_FORMULA]).fetchall()
         assert matched == bool(FORMULA.match(text)), text
+    out = io.StringIO()  # rank-sets' writer, from a DuckDB result
+    write_csv(con.execute("select * from (values ('=1+1', true), ('\uff20x', false), ('ok', true)) "
+                          "as t(id, flag)"), out)
     con.close()
-    out = io.StringIO()
-    write_csv(pd.DataFrame({"id": ["=1+1", "\uff20x", "ok"], "flag": [True, False, True]}), out)
     assert out.getvalue() == "id,flag\n'=1+1,TRUE\n'\uff20x,FALSE\nok,TRUE\n"

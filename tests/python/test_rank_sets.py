@@ -1,30 +1,32 @@
 """Rank confidence sets (docs/rank-confidence-sets.md): the SQL of macros/rank_sets/ against an
-independent all-pairs numpy implementation on the real ICLR 2026 data, its properties on
-constructed tables, csranks' published PISA 2018 example through `paperrank rank-sets`, and
-the command's refusals of bad input."""
+independent all-pairs numpy implementation on the real ICLR 2026 data (the session's ICLR
+build, and a copy with every category on the scaled path), its properties on constructed
+tables (the command's committed SQL, which test_rank_sets_command.py keeps equal to the
+macros'), and csranks' published PISA 2018 example through `paperrank rank-sets`.
+
+dbt parses the project once for the module (`dbt`, for the scaled build and one compile); the
+command runs in this process."""
 
 from __future__ import annotations
 
 import hashlib
 import math
 import statistics
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from project import ICLR, REPO, Project, require_shared, warehouse_copy
+from project import InProcessDbt, Project, warehouse_copy
 from project import query as read
 
-from paperrank.ranksets.sql import compiled_queries, run_query
-
-pytestmark = pytest.mark.e2e  # builds the rank-set models and compiles their macros with dbt
+from paperrank.cli import run as paperrank
+from paperrank.ranksets.limits import resolve
+from paperrank.ranksets.sql import execute, session
+from paperrank.ranksets.table import Estimates
 
 PISA = Path(__file__).parent / "fixtures" / "pisa2018_math.csv"
-PAPERRANK = Path(sys.executable).parent / "paperrank"
 SEED, DRAWS, TOP_N = 2026, 1000, 30
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 
@@ -115,50 +117,42 @@ def bounds(t: np.ndarray, marginal: np.ndarray, simultaneous: float) -> dict[str
 # --- fixtures --------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """The real data with the rank sets built at the defaults (B = 1000, seed 2026, 0.95)."""
-    papers = require_shared(ICLR / "accepted_papers.parquet")
-    labels = require_shared(ICLR / "peer_llm_labels.parquet")
-    scratch = tmp_path_factory.mktemp("rank_sets")
-    project = Project(scratch / "warehouse.duckdb", scratch)
-    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
-    project.paperrank("classify", "import", str(labels), "--taxonomy", "iclr2026")
-    project.dbt("seed")
-    # cautious: only the tests of the models built here (the marts' relationships and
-    # marts-agree tests have a parent in this selection too, but read marts not built here)
-    project.dbt("build", "--select", "+int_rank_sets_estimated", "--indirect-selection", "cautious",
-                "--vars", "{taxonomy: iclr2026}")
-    return project
+def built(iclr_built: Project) -> Project:
+    """The real data with the rank sets built at the defaults (B = 1000, seed 2026, 0.95, top
+    30): the session's `make rank` of ICLR 2026, read-only."""
+    return iclr_built
 
 
 @pytest.fixture(scope="module")
-def scaled_build(built: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """A copy of the real build whose rank-set models are rebuilt with every category on the
-    scaled path (rank_sets_row_budget 1: no category's draw rows fit the exact path)."""
-    project = warehouse_copy(built, tmp_path_factory.mktemp("rank_sets_scaled"))
-    project.dbt("build", "--select", "path:models/intermediate/rank_confidence_sets",
-                "--vars", "{taxonomy: iclr2026, rank_sets_row_budget: 1}")
-    return project
+def dbt(built: Project, tmp_path_factory: pytest.TempPathFactory) -> InProcessDbt:
+    """dbt on a copy of the real build, the project parsed once for the module."""
+    return InProcessDbt(warehouse_copy(built, tmp_path_factory.mktemp("rank_sets_scaled")))
 
 
 @pytest.fixture(scope="module")
-def queries() -> dict[float, str]:
-    """The command's SQL at three coverages, rendered once by dbt."""
-    levels = [0.75, 0.9, 0.95]
-    rendered = compiled_queries([{"coverage": c, "draws": 400, "seed": 7} for c in levels])
-    return dict(zip(levels, rendered, strict=False))
+def scaled_build(dbt: InProcessDbt) -> Project:
+    """The copy with its rank-set models rebuilt with every category on the scaled path
+    (rank_sets_row_budget 1: no category's draw rows fit the exact path)."""
+    dbt("build", "--select", "path:models/intermediate/rank_confidence_sets",
+        "--vars", "{taxonomy: iclr2026, rank_sets_row_budget: 1}")
+    return dbt.project
+
+
+COVERAGES = (0.75, 0.9, 0.95)
+
+
+def sets(estimates: pd.DataFrame, coverage: float, threads: int = 2) -> pd.DataFrame:
+    """The command's exact path (its committed SQL) at B = 400, seed 7 on a constructed table."""
+    rows = Estimates(list(estimates.item_key), list(estimates.estimate), list(estimates.se))
+    limits = resolve(None, {"PAPERRANK_DUCKDB_THREADS": str(threads)})
+    with session(limits) as con:
+        return execute(con, rows, "exact", {"coverage": coverage, "draws": 400, "seed": 7}).df()
 
 
 def table(estimates, errors) -> pd.DataFrame:
     estimates = np.asarray(estimates, dtype=float)
     return pd.DataFrame({"item_key": [f"p{i:04d}" for i in range(len(estimates))],
-                         "item_number": range(1, len(estimates) + 1),
                          "estimate": estimates, "se": np.broadcast_to(errors, estimates.shape)})
-
-
-def paperrank(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(PAPERRANK), *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=600)
 
 
 # --- the real data against numpy -------------------------------------------------------------
@@ -172,6 +166,7 @@ def real_categories(built: Project) -> list[pd.DataFrame]:
     return [group for _, group in frame.groupby("category")]
 
 
+@pytest.mark.e2e  # the session's ICLR build; dbt
 def test_same_draws_all_pairs_give_the_same_memberships(built: Project) -> None:
     """With the project's draws reproduced here, every pair in every step (no candidate
     restriction) gives the same possibly/certainly-top-30 sets, and the SQL's sets are never
@@ -195,6 +190,7 @@ def test_same_draws_all_pairs_give_the_same_memberships(built: Project) -> None:
         assert (group.marginal_critical_value.to_numpy() >= exact["marginal"] - 1e-9).all(), name
 
 
+@pytest.mark.e2e  # the session's ICLR build; dbt
 def test_an_independent_generator_agrees_within_monte_carlo_error(built: Project) -> None:
     """numpy's own generator (PCG64) and every pair: the critical values differ only by Monte
     Carlo error. At B = 1000 a 95% quantile of these maxima has a standard error of about
@@ -226,6 +222,7 @@ def test_an_independent_generator_agrees_within_monte_carlo_error(built: Project
             assert (group[column].to_numpy() <= wide[column]).all(), (name, column)
 
 
+@pytest.mark.e2e  # the session's ICLR build; dbt
 def test_real_sets_are_consistent(built: Project) -> None:
     frame = read(built.db, "select * from intermediate.int_rank_sets_estimated")
     assert frame.marginal_converged.all() and frame.simultaneous_converged.all()
@@ -239,6 +236,7 @@ def test_real_sets_are_consistent(built: Project) -> None:
 
 # --- the scaled path, forced on the real data ----------------------------------------------
 
+@pytest.mark.e2e  # the session's ICLR build; dbt
 def test_the_scaled_path_changes_no_membership(built: Project, scaled_build: Project) -> None:
     """Every category on the scaled path: the same possibly- and certainly-top-30 papers as the
     exact path, every marginal set at least as wide, simultaneous critical values within
@@ -257,6 +255,7 @@ def test_the_scaled_path_changes_no_membership(built: Project, scaled_build: Pro
     assert forced.marginal_converged.isna().all()
 
 
+@pytest.mark.e2e  # the session's ICLR build; dbt
 def test_scaled_sets_are_conservative_and_memberships_exact(scaled_build: Project) -> None:
     """At the scaled path's own critical values, against every pair: no bound is narrower than
     the all-pairs count gives, and the possibly/certainly flags are exactly the all-pairs ones
@@ -282,6 +281,7 @@ def test_scaled_sets_are_conservative_and_memberships_exact(scaled_build: Projec
         assert (marginal <= simultaneous).all(), name
 
 
+@pytest.mark.e2e  # the session's ICLR build; dbt
 def test_scaled_draws_are_the_order_statistics_of_n_normals(scaled_build: Project) -> None:
     """The drawn extremes follow the order statistics of n independent normals: the largest of
     n has P(max <= m) = Phi(m)^n, checked by its mean and sd against numerical integration
@@ -312,13 +312,14 @@ def test_scaled_draws_are_the_order_statistics_of_n_normals(scaled_build: Projec
         assert abs(-minima.mean() - mean) <= 5 * sd / np.sqrt(len(minima)), size
 
 
-def test_the_normal_quantile_is_as241(built: Project) -> None:
+@pytest.mark.e2e  # the session's ICLR build; dbt
+def test_the_normal_quantile_is_as241(dbt: InProcessDbt) -> None:
     """macros/statistics/normal_quantile.sql gives Python's NormalDist().inv_cdf (the same
     algorithm, AS241) to 1e-15, from 1e-300 to 1 - 1e-16."""
     points = [1e-300, 1e-20, 1e-9, 1e-4, 0.02, 0.075, 0.3, 0.5, 0.7, 0.925, 0.98, 1 - 1e-9, 1 - 1e-16]
     values = ", ".join(f"({p!r})" for p in points)
-    compiled = built.dbt("compile", "--quiet", "--inline",
-                         f"select p, {{{{ normal_quantile('p') }}}} as z from (values {values}) as t(p)")
+    compiled = dbt("compile", "--quiet", "--inline",
+                   f"select p, {{{{ normal_quantile('p') }}}} as z from (values {values}) as t(p)")
     sql = compiled.stdout[compiled.stdout.index("select"):]
     for p, z in duckdb.sql(sql).fetchall():
         assert z == pytest.approx(statistics.NormalDist().inv_cdf(p), rel=1e-15, abs=1e-15), p
@@ -326,10 +327,10 @@ def test_the_normal_quantile_is_as241(built: Project) -> None:
 
 # --- properties on constructed tables --------------------------------------------------------
 
-def test_sets_grow_with_coverage_and_tau(queries: dict[float, str]) -> None:
+def test_sets_grow_with_coverage_and_tau() -> None:
     rng = np.random.default_rng(3)
     estimates = table(rng.normal(0, 1, 80), rng.uniform(0.2, 0.6, 80))
-    results = [run_query(queries[c], estimates).set_index("id") for c in sorted(queries)]
+    results = [sets(estimates, c).set_index("id") for c in COVERAGES]
     for low, high in zip(results, results[1:], strict=False):
         for kind in ("marginal", "simultaneous"):
             assert (high[f"{kind}_lower"] <= low[f"{kind}_lower"]).all()
@@ -340,33 +341,33 @@ def test_sets_grow_with_coverage_and_tau(queries: dict[float, str]) -> None:
     assert results[0].simultaneous_upper.sum() < results[-1].simultaneous_upper.sum()  # not all equal
 
 
-def test_simultaneous_sets_contain_marginal_ones_within_one_to_n(queries: dict[float, str]) -> None:
+def test_simultaneous_sets_contain_marginal_ones_within_one_to_n() -> None:
     rng = np.random.default_rng(4)
     n = 120
-    result = run_query(queries[0.95], table(rng.normal(0, 1, n), rng.uniform(0.05, 0.8, n)))
+    result = sets(table(rng.normal(0, 1, n), rng.uniform(0.05, 0.8, n)), 0.95)
     assert ((result.simultaneous_lower >= 1) & (result.simultaneous_lower <= result.marginal_lower)).all()
     assert ((result.marginal_lower <= result["rank"]) & (result["rank"] <= result.marginal_upper)).all()
     assert ((result.marginal_upper <= result.simultaneous_upper) & (result.simultaneous_upper <= n)).all()
 
 
-def test_far_apart_estimates_give_singletons(queries: dict[float, str]) -> None:
-    result = run_query(queries[0.95], table(np.arange(50) * 10.0, 0.1))
+def test_far_apart_estimates_give_singletons() -> None:
+    result = sets(table(np.arange(50) * 10.0, 0.1), 0.95)
     for column in ("marginal_lower", "marginal_upper", "simultaneous_lower", "simultaneous_upper"):
         assert (result[column] == result["rank"]).all(), column
     assert sorted(result["rank"]) == list(range(1, 51))
 
 
-def test_equal_estimates_and_errors_give_the_whole_category(queries: dict[float, str]) -> None:
-    result = run_query(queries[0.95], table(np.full(25, 3.0), 1.0))
+def test_equal_estimates_and_errors_give_the_whole_category() -> None:
+    result = sets(table(np.full(25, 3.0), 1.0), 0.95)
     assert (result.marginal_lower == 1).all() and (result.simultaneous_lower == 1).all()
     assert (result.marginal_upper == 25).all() and (result.simultaneous_upper == 25).all()
 
 
-def test_one_and_two_threads_give_identical_sets(queries: dict[float, str]) -> None:
+def test_one_and_two_threads_give_identical_sets() -> None:
     rng = np.random.default_rng(5)
     estimates = table(rng.normal(0, 1, 300), rng.uniform(0.1, 0.5, 300))
-    one = run_query(queries[0.9], estimates, threads=1)
-    two = run_query(queries[0.9], estimates, threads=2)
+    one = sets(estimates, 0.9, threads=1)
+    two = sets(estimates, 0.9, threads=2)
     pd.testing.assert_frame_equal(one, two, check_exact=True)
 
 
@@ -384,8 +385,7 @@ def pisa(coverage: float, tmp_path: Path, tau: int | None = 5) -> pd.DataFrame:
     out = tmp_path / f"pisa_{coverage}.csv"
     args = [str(PISA), "--id", "jurisdiction", "--estimate", "math_score", "--se", "math_se",
             "--coverage", str(coverage), "--out", str(out)]
-    result = paperrank("rank-sets", *args, *(["--tau", str(tau)] if tau else []))
-    assert result.returncode == 0, result.stderr
+    assert paperrank(["rank-sets", *args, *(["--tau", str(tau)] if tau else [])]) == 0
     return pd.read_csv(out).set_index("id")
 
 
@@ -433,34 +433,3 @@ def test_pisa_marginal_and_simultaneous_as_published(tmp_path: Path) -> None:
     assert "tau_best" not in loose.columns
     assert list(loose.columns) == ["estimate", "se", "rank", "marginal_lower", "marginal_upper",
                                    "simultaneous_lower", "simultaneous_upper"]
-
-
-# --- bad input -------------------------------------------------------------------------------
-
-@pytest.mark.parametrize(("content", "message"), [
-    ("name,est,err\na,1,0.5\n", "no column 'id'"),
-    ("id,est,err\na,1,0.5\nb,high,0.5\n", "line 3 (id 'b'): est 'high' is not a finite number"),
-    ("id,est,err\na,1,0.5\nb,2,0\n", "line 3 (id 'b'): err = '0' must be > 0"),
-    ("id,est,err\na,1,0.5\nb,2,-1\n", "line 3 (id 'b'): err = '-1' must be > 0"),
-    ("id,est,err\na,1,0.5\nb,2,\n", "line 3 (id 'b'): err missing"),
-    ("id,est,err\na,1,0.5\na,2,0.5\n", "line 3 (id 'a'): id repeats line 2"),
-    ("id,est,err\n,1,0.5\n", "line 2: id is empty"),
-])
-def test_bad_input_is_one_line_naming_the_row(content: str, message: str, tmp_path: Path) -> None:
-    path = tmp_path / "estimates.csv"
-    path.write_text(content)
-    result = paperrank("rank-sets", str(path), "--id", "id", "--estimate", "est", "--se", "err")
-    assert result.returncode == 2
-    assert result.stderr.strip().count("\n") == 0 and message in result.stderr, result.stderr
-
-
-@pytest.mark.parametrize(("option", "message"), [
-    (["--coverage", "1"], "--coverage 1.0 must be strictly between 0 and 1"),
-    (["--tau", "3"], "--tau 3 must be from 1 to the number of rows (2)"),
-    (["--draws", "5"], "--draws 5 must be from 10 to 100000"),
-])
-def test_bad_options_are_refused(option: list[str], message: str, tmp_path: Path) -> None:
-    path = tmp_path / "estimates.csv"
-    path.write_text("id,est,err\na,1,0.5\nb,2,0.5\n")
-    result = paperrank("rank-sets", str(path), "--id", "id", "--estimate", "est", "--se", "err", *option)
-    assert result.returncode == 2 and message in result.stderr, result.stderr

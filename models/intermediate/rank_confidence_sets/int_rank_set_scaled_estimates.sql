@@ -1,11 +1,11 @@
 {#-
     The papers of the categories on the scaled rank-set path (int_rank_set_categories), with
-    what that path needs: the paper's number within its category (category_item_number, in
-    order of se, then paper_id: the draws pick partners by it, and one sort gives the cells and
-    buckets too), its cell of standard errors (se_cell, one of rank_sets_se_cells equal shares
-    of the category in se order: one marginal critical value per cell) and its bucket
-    (se_bucket, one of rank_sets_se_buckets shares: the pair counts take every partner of a
-    bucket at the bucket's largest se).
+    what that path needs (macros/rank_sets/rank_set_scaled_estimates.sql): the paper's number
+    within its category (category_item_number, in order of se, then paper_id: the draws pick
+    partners by it, and one sort gives the cells and buckets too), its cell of standard errors
+    (se_cell, one of rank_sets_se_cells equal shares of the category in se order: one marginal
+    critical value per cell) and its bucket (se_bucket, one of rank_sets_se_buckets shares: the
+    pair counts take every partner of a bucket at the bucket's largest se).
 
     Estimates, standard errors and their assumptions: int_rank_set_papers.
 -#}
@@ -20,7 +20,7 @@ papers as (
 
 ),
 
-ordered as (
+scaled_papers as (
 
     select
         venue,
@@ -30,24 +30,18 @@ ordered as (
         category_size,
         group_key,
         estimate,
-        se,
-        row_number() over (partition by group_key order by se, paper_id) as category_item_number
+        se
 
     from papers
     where rank_set_method = 'scaled'
 
 ),
 
+{{ rank_set_scaled_estimate_ctes('scaled', 'scaled_papers', 'paper_id', settings) }},
+
 final as (
 
-    select
-        *,
-        1 + {{ integer_divide('(category_item_number - 1) * ' ~ settings.se_cells, 'category_size') }}
-            as se_cell,
-        1 + {{ integer_divide('(category_item_number - 1) * ' ~ settings.se_buckets, 'category_size') }}
-            as se_bucket
-
-    from ordered
+    select * from scaled
 
 )
 
