@@ -1,7 +1,8 @@
 {#- The method in force: `bootstrap` or `normal` as set, or for `auto` the one chosen from the
     data (macros/ranking/rank_uncertainty_method.sql). A method the var rules out has its models
-    disabled; under `auto` both are built (the choice needs paper_rankings, built in the same
+    disabled; under `auto` both are built (the choice needs int_papers_ranked, built in the same
     run), the bootstrap's empty when the normal method is chosen. -#}
+-- depends_on: {{ ref('int_papers_ranked') }}
 {%- set settings = rank_uncertainty_settings() -%}
 {%- set configured = var('rank_uncertainty_method') -%}
 {%- set top_n = var('top_n') -%}
@@ -17,11 +18,6 @@ rankings as (
 
 ),
 
-rank_sets as (
-
-    select * from {{ ref('int_rank_sets_estimated') }}
-
-),
 {%- if configured != 'normal' %}
 
     bootstrapped as (
@@ -109,18 +105,11 @@ final as (
             else 'outside'
         end as rank_band,
         summarized.uncertainty_method,
-        summarized.replicates,
-        rank_sets.marginal_lower,
-        rank_sets.marginal_upper,
-        rank_sets.is_possibly_top_n,
-        rank_sets.is_certainly_top_n,
-        rank_sets.rank_set_method
+        summarized.replicates
 
     from rankings
     inner join summarized
         on rankings.paper_id = summarized.paper_id
-    left join rank_sets
-        on rankings.paper_id = rank_sets.paper_id
 
 )
 
