@@ -1,6 +1,6 @@
 -- expert_picks show each picked paper's rank, shortlist place and score as paper_rankings has
 -- them: the picks that disagree.
-{{ config(tags=['marts_agree']) }}
+{{ config(tags=['marts_agree', 'picks']) }}
 
 with
 
