@@ -11,20 +11,22 @@
     {%- if not execute -%}
         {{ return([]) }}
     {%- endif -%}
-    {%- set built = [] -%}
+    {#- per extra: [its models, those this run did not select], in one pass over the graph -#}
+    {%- set counts = {} -%}
     {%- for part in parts()[1:] -%}
-        {%- set found = {'models': 0, 'unselected': 0} -%}
-        {%- for node in graph.nodes.values() -%}
-            {%- if node.resource_type == 'model' and part in node.tags -%}
-                {%- do found.update({'models': found.models + 1}) -%}
-                {%- if node.unique_id not in selected_resources -%}
-                    {%- do found.update({'unselected': found.unselected + 1}) -%}
-                {%- endif -%}
-            {%- endif -%}
+        {%- do counts.update({part: [0, 0]}) -%}
+    {%- endfor -%}
+    {%- for node in graph.nodes.values() if node.resource_type == 'model' -%}
+        {%- for part in node.tags if part in counts -%}
+            {%- do counts.update({part: [
+                counts[part][0] + 1,
+                counts[part][1] + (0 if node.unique_id in selected_resources else 1)
+            ]}) -%}
         {%- endfor -%}
-        {%- if found.models > 0 and found.unselected == 0 -%}
-            {%- do built.append(part) -%}
-        {%- endif -%}
+    {%- endfor -%}
+    {%- set built = [] -%}
+    {%- for part in parts()[1:] if counts[part][0] > 0 and counts[part][1] == 0 -%}
+        {%- do built.append(part) -%}
     {%- endfor -%}
     {{ return(built) }}
 {%- endmacro %}

@@ -2,10 +2,19 @@
 
 The working warehouse (PAPERRANK_DB) is where loaders and dbt write and where the audit runs.
 Analysts open the published warehouse (PAPERRANK_PUBLISHED_DB), a symbolic link to one
-complete build in `<published>.versions/`.  Publishing copies the marts, the seeds and the
-loaders' rejected records into a new file, checkpoints it (no WAL), makes it durable and
+complete build in `<published>.versions/`.  Publishing copies the build's marts, the seeds and
+the loaders' rejected records into a new file, checkpoints it (no WAL), makes it durable and
 switches the link (`paperrank.publish.versions`).  Publication files are never written again, so a
 reader never blocks a build, and a reader that opened an older build keeps reading it.
+
+The build's marts are those `marts.build_marts` lists: the build writes that table itself (the
+same dbt run, the same build id as `marts.build_settings`), one row per mart of the ranking and
+of the extras it built.  The working warehouse keeps the marts of earlier builds (a build
+without the rank uncertainty does not drop `paper_rank_uncertainty`), so publishing every table
+of `marts` would publish a stale mart beside a new ranking.  A list in the warehouse, rather
+than dbt's manifest, because it says what that build wrote whoever publishes it and whenever:
+`make rank` in the same process, `paperrank publish` after a build by hand, a Spark build, with
+no parse of the project and no chance of reading another checkout's or another run's manifest.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ from pathlib import Path
 
 import duckdb
 
-from paperrank.core import config
+from paperrank.core import config, parts
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import one_row
 from paperrank.publish import versions
@@ -39,37 +48,43 @@ def require_published(path: Path) -> Path:
 
 
 def publish(working: Path, published: Path, keep: int = versions.KEEP,
-            engine: str = "duckdb") -> tuple[str, Path]:
+            engine: str = "duckdb", extras: tuple[str, ...] | None = None) -> tuple[str, Path]:
     """Copy the working warehouse's published relations into a new version and switch to it.
 
     On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read through
     DuckDB, so the publication is the same kind of DuckDB file whichever engine built it.
-    Returns the build id and the version file.  Raises before switching on any error."""
+    `extras`, when given, are the extras the build must hold (marts.build_settings.extras):
+    a build of other extras is refused.  Returns the build id and the version file.  Raises
+    before switching on any error."""
     staged = versions.versions_dir(published) / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
     try:
         claim(published)  # makes the versions folder: the first write, on a read-only disk too
         versions.prune(published, keep)
         staged.unlink(missing_ok=True)
-        return _publish(working, published, staged, keep, engine)
+        return _publish(working, published, staged, keep, engine, extras)
+    except PaperrankError:  # a build that cannot be published as it is
+        _remove_staged(staged)
+        raise
     except (OSError, duckdb.IOException, duckdb.TransactionException) as error:  # a full or read-only disk
-        versions._remove(staged)
-        versions._remove(staged.with_name(staged.name + ".wal"))
+        _remove_staged(staged)
         raise PaperrankError(f"publishing to {published} failed, nothing was switched: "
                              f"{_first_line(error)}") from None
 
 
+def _remove_staged(staged: Path) -> None:
+    versions._remove(staged)
+    versions._remove(staged.with_name(staged.name + ".wal"))
+
+
 def _publish(working: Path, published: Path, staged: Path, keep: int,
-             engine: str) -> tuple[str, Path]:
+             engine: str, extras: tuple[str, ...] | None) -> tuple[str, Path]:
     con = duckdb.connect(str(staged))
     try:
-        if engine == "duckdb":
-            con.execute(f"attach {_literal(str(working))} as work (read_only)")
-        else:
-            _attach_spark_tables(con)
-        build_id = con.execute("select min(build_id) from work.marts.build_settings").fetchall()[0][0]
-        if build_id is None:
-            raise PaperrankError(f"{working} has no marts.build_settings row: nothing to publish")
+        _attach_working(con, working, engine)
+        build_id, held = build_marts(con, working, extras)
         for schema, table, comment in _relations(con):
+            if schema == "marts" and table not in held:
+                continue  # an earlier build's mart, of an extra this build did not build
             con.execute(f'create schema if not exists "{schema}"')
             con.execute(f'create table "{schema}"."{table}" as select * from work."{schema}"."{table}"')
             _copy_comments(con, schema, table, comment)
@@ -80,6 +95,62 @@ def _publish(working: Path, published: Path, staged: Path, keep: int,
     final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"),
                              is_legacy_publication, keep)
     return build_id, final
+
+
+def check_build(working: Path, engine: str, extras: tuple[str, ...]) -> None:
+    """Before an audit: the working warehouse holds one build of exactly `extras`, with every
+    mart it lists (`build_marts`), so the audit checks that build's marts and no other's."""
+    con = duckdb.connect()
+    try:
+        _attach_working(con, working, engine)
+        build_marts(con, working, extras)
+    finally:
+        con.close()
+
+
+def _attach_working(con: duckdb.DuckDBPyConnection, working: Path, engine: str) -> None:
+    """The working warehouse's relations as the database `work` (read-only)."""
+    if engine == "duckdb":
+        con.execute(f"attach {_literal(str(working))} as work (read_only)")
+    else:
+        _attach_spark_tables(con)
+
+
+def build_marts(con: duckdb.DuckDBPyConnection, working: Path,
+                extras: tuple[str, ...] | None) -> tuple[str, set[str]]:
+    """The build id of the warehouse attached as `work` and the marts that build holds
+    (marts.build_marts); PaperrankError when they cannot be told apart from an earlier
+    build's, when the build holds other extras than `extras`, or when one is missing."""
+    tables = {table for schema, table, _ in _relations(con) if schema == "marts"}
+    if "build_settings" not in tables:
+        raise PaperrankError(f"{working} has no marts.build_settings: nothing to publish")
+    first, last, recorded, other = one_row(
+        con, "select min(build_id), max(build_id), min(extras), max(extras) "
+             "from work.marts.build_settings")
+    if first is None:
+        raise PaperrankError(f"{working} has no marts.build_settings row: nothing to publish")
+    if last != first or other != recorded:
+        raise PaperrankError(f"{working} holds marts.build_settings rows of several builds; "
+                             "build again before publishing")
+    if "build_marts" not in tables:
+        raise PaperrankError(f"{working} has no marts.build_marts (built before the parts "
+                             "existed): build again before publishing")
+    rows = con.execute("select build_id, mart from work.marts.build_marts").fetchall()
+    if not rows or {row[0] for row in rows} != {first}:
+        raise PaperrankError(f"{working}: marts.build_marts is not of build {first} (a build "
+                             "stopped between the two); build again before publishing")
+    if extras is not None and recorded != parts.describe(extras):
+        wanted = parts.describe(extras) or parts.NONE
+        raise PaperrankError(
+            f"{working} holds a build with extras {recorded or parts.NONE}, not {wanted}: publish "
+            f"it with --extras {recorded or parts.NONE} (EXTRAS={recorded or parts.NONE}), or "
+            "build the extras you want first")
+    held = {row[1] for row in rows}
+    missing = sorted(held - tables)
+    if missing:
+        raise PaperrankError(f"{working} lacks the marts {', '.join(missing)} of build {first}; "
+                             "build again before publishing")
+    return first, held
 
 
 def claim(published: Path, create: bool = True) -> None:
