@@ -28,6 +28,9 @@ from project import FEW_REPLICATES, REPO, InProcessDbt, Project, rows, warehouse
 
 from paperrank.cli import run
 from paperrank.core import parts
+from paperrank.core.errors import PaperrankError
+from paperrank.pipeline.settings import Settings, check_values
+from paperrank.publish import publish as publishing
 
 pytestmark = pytest.mark.e2e
 
@@ -141,6 +144,11 @@ def test_extras_are_parsed_in_the_canonical_order() -> None:
     for wrong in ("", "all,none", "none,picks", "Uncertainty"):
         with pytest.raises(ValueError, match="allowed: uncertainty"):
             parts.parse(wrong)
+    # a Settings made in code is held to the same names and order
+    wrongs: list[Any] = [("picks", "uncertainty"), ("ranking",), ["uncertainty"]]
+    for wrong in wrongs:
+        with pytest.raises(PaperrankError, match="extras must be some of uncertainty"):
+            check_values(Settings(extras=wrong))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -290,3 +298,26 @@ def test_a_stale_mart_is_never_published_nor_audited(manifest: Any, built_all: P
     assert code == 0, printed[-3000:]
     assert published_marts(project) == marts_of(manifest, ())
     assert rows(project.published, "select extras from marts.build_settings") == [("",)]
+
+
+@pytest.mark.parametrize(("statement", "refusal"), [
+    ("update marts.build_marts set build_id = 'an-earlier-build'", "is not of build"),
+    ("drop table marts.paper_rank_sets", "lacks the marts paper_rank_sets"),
+    ("drop table marts.build_marts", "has no marts.build_marts"),
+    ("update marts.build_settings set extras = 'uncertainty'", "with extras uncertainty, not "),
+], ids=["two-builds", "a-mart-missing", "no-list", "other-extras"])
+def test_publish_refuses_a_build_it_cannot_tell_apart(built_all: Project, tmp_path: Path,
+                                                       statement: str, refusal: str) -> None:
+    """What publish copies is the list the build wrote: a list of another build (a build
+    stopped between build_marts and build_settings), a listed mart that is missing, no list,
+    or a build of other extras than asked is refused, and nothing is published."""
+    project = warehouse_copy(built_all, tmp_path)
+    (recorded,), = rows(project.db, "select extras from marts.build_settings")
+    con = duckdb.connect(str(project.db))
+    try:
+        con.execute(statement)
+    finally:
+        con.close()
+    with pytest.raises(PaperrankError, match=refusal):
+        publishing.publish(project.db, project.published, extras=tuple(filter(None, recorded.split(","))))
+    assert not project.published.exists()
