@@ -34,6 +34,10 @@ REPORT_DIR ?=
 PICK_QUOTA ?=
 # yes: CSVs start with a UTF-8 byte order mark, so Excel shows accents right
 CSV_BOM ?= no
+# what make build/rank/publish build, audit and publish besides the ranking: all, none (the
+# article's method alone) or a comma list of uncertainty,rank_sets,outcomes,picks,related;
+# empty: all (docs/dbt_project.md, "Parts")
+EXTRAS ?=
 SETTINGS = $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(TOP_N),--top-n "$(TOP_N)") \
     $(if $(WEIGHT_SET),--weight-set "$(WEIGHT_SET)") \
     --venue "$(VENUE)" --label-model "$(LABEL_MODEL)" --profile "$(PROFILE)" \
@@ -51,6 +55,7 @@ SETTINGS += $(if $(RANK_BAND_OUTSIDE),--rank-band-outside "$(RANK_BAND_OUTSIDE)"
 SETTINGS += $(if $(WEIGHT_DRAWS),--weight-draws "$(WEIGHT_DRAWS)")
 SETTINGS += $(if $(WEIGHT_CONCENTRATION),--weight-concentration "$(WEIGHT_CONCENTRATION)")
 SETTINGS += $(if $(WEIGHT_TAU_MAX_PAPERS),--weight-tau-max-papers "$(WEIGHT_TAU_MAX_PAPERS)")
+SETTINGS += $(if $(EXTRAS),--extras "$(EXTRAS)")
 UNCERTAINTY_SETTINGS = RANK_UNCERTAINTY_METHOD RANK_UNCERTAINTY_REPLICATES RANK_UNCERTAINTY_SEED RANK_UNCERTAINTY_ROW_BUDGET RANK_BAND_SECURE RANK_BAND_OUTSIDE WEIGHT_DRAWS WEIGHT_CONCENTRATION WEIGHT_TAU_MAX_PAPERS
 
 # The engine dbt builds on: duckdb (default) or spark (dbt-spark in a local Spark session; its
@@ -69,7 +74,7 @@ DEMO_PUBLISHED_DB ?= warehouse/demo_published.duckdb
 # papers of the synthetic venue (empty: ICML 2026's 6,352)
 DEMO_PAPERS ?=
 
-.PHONY: help setup setup-spark spark-raw demo run rank report build publications rollback export validate validate-raw \
+.PHONY: help setup setup-spark spark-raw demo run rank report build publish publications rollback export validate validate-raw \
         validate-marts lint test test-fast test-python test-dbt docs bench bench-rank rank-sets-sql clean
 
 help: ## the targets and the settings with their current values
@@ -77,7 +82,7 @@ help: ## the targets and the settings with their current values
 	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 18
 	@echo "settings (current value):"
 	@echo "  TAXONOMY=$(TAXONOMY)  TOP_N=$(TOP_N)  WEIGHT_SET=$(WEIGHT_SET)  VENUE=$(VENUE)"
-	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  PICK_QUOTA=$(PICK_QUOTA)  CSV_BOM=$(CSV_BOM)"
+	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXTRAS=$(EXTRAS) (empty: all)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  PICK_QUOTA=$(PICK_QUOTA)  CSV_BOM=$(CSV_BOM)"
 	@echo "  PAPERRANK_DB=$(PAPERRANK_DB)  PAPERRANK_PUBLISHED_DB=$(PAPERRANK_PUBLISHED_DB)"
 	@echo "  uncertainty (empty: dbt_project.yml's):$(foreach v,$(UNCERTAINTY_SETTINGS), $(v)=$($(v)))"
 	@echo "  VENUE_ID=$(VENUE_ID)  OPENREVIEW_URL=$(OPENREVIEW_URL)  LLM_URL=$(LLM_URL)  SNAPSHOT_DIR=$(SNAPSHOT_DIR)"
@@ -134,6 +139,10 @@ report: setup ## the experts' HTML report of the published build, one page per v
 ## dbt build alone, in the working warehouse (publishes nothing); ENGINE=spark: on Spark.
 build: setup $(ENGINE_SETUP) ## dbt build alone in the working warehouse (publishes nothing)
 	$(PAPERRANK) build $(SETTINGS)
+
+## Audit what make build left in the working warehouse and publish it (EXTRAS: what it built).
+publish: setup $(ENGINE_SETUP) ## audit and publish what make build built (marts agree, mart checks)
+	$(PAPERRANK) publish $(SETTINGS)
 
 ## The CSVs of the published build (the same export `make rank` ends with).
 export: setup ## the CSVs of the published build

@@ -51,8 +51,9 @@ SCALES = {
 # every model the build materializes is timed (from run_results.json: views cost nothing until a
 # table reads them), the rank-set and outcome models included; the table lists those over 0.1 s
 MODEL_PREFIX = "model_"
-# what marts.paper_rankings needs: the shared table of categorized papers, then the ranking
-RANKING_PATH = ["int_papers_categorized", "paper_rankings"]
+# what marts.paper_rankings needs: the shared table of categorized papers, the ranking
+# (int_papers_ranked, a table the extras read too), then the mart (a view of it)
+RANKING_PATH = ["int_papers_categorized", "int_papers_ranked", "paper_rankings"]
 
 COLUMNS = [
     "scale", "shape", "papers", "reviews", "ranked", "categories", "runs",

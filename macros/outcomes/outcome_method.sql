@@ -4,7 +4,7 @@
     outcomes_row_budget, else the closed form. The rows:
     - `posterior`: the posterior draws, at most ranked papers x review fields x eb_draws (only
       the fitted papers and the fields the weight set weighs are drawn; the calling model must
-      ref paper_rankings);
+      ref int_papers_ranked);
     - `validity`: the bootstrap's resampled rows, (paper, outcome) pairs of the validity
       scores x validity_replicates (the calling model must ref int_validity_scores).
     Outside execution (parsing), and in a unit test (whose refs are its fixtures, not tables),
@@ -22,7 +22,7 @@
     {%- if family == 'posterior' -%}
         {%- set sql -%}
             select count(*) * {{ outcome_fields() | length }} * {{ settings.draws }}
-            from {{ ref('paper_rankings') }}
+            from {{ ref('int_papers_ranked') }}
         {%- endset -%}
     {%- elif family == 'validity' -%}
         {%- set sql -%}

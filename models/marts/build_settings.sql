@@ -1,20 +1,20 @@
 {#- The settings this build ranked with, one row per venue: every var that changes an output,
-    and what the data says was used (the labels' prompt hashes, the uncertainty method in force).
-    It depends on every mart it describes, so a partial build (`--select paper_rankings+`)
-    rebuilds it too; the tests build_settings__* check it against the vars and the marts. -#}
+    what the data says was used (the labels' prompt hashes, the uncertainty method in force) and
+    which extras the build holds besides the ranking (`extras`, macros/parts/built_extras.sql).
+    It reads only the ranking's models, so it describes a build of any extras; it depends on
+    the ranking's marts, so a partial build (`--select int_papers_ranked+`) rebuilds it too.
+    The tests build_settings__* check it against the vars and the marts. -#}
 -- depends_on: {{ ref('category_top_n') }}
 -- depends_on: {{ ref('category_summary') }}
 -- depends_on: {{ ref('excluded_papers') }}
--- depends_on: {{ ref('expert_picks') }}
 -- depends_on: {{ ref('label_agreement') }}
 -- depends_on: {{ ref('paper_score_history') }}
--- depends_on: {{ ref('category_rank_stability') }}
--- depends_on: {{ ref('category_weight_sensitivity') }}
--- depends_on: {{ ref('paper_weight_sensitivity') }}
+-- depends_on: {{ ref('int_papers_ranked') }}
 {%- set signals = ranking_signals() -%}
 {%- set label_model = var('label_model') -%}
 {%- set settings = rank_uncertainty_settings() %}
 {%- set rank_sets = rank_sets_settings() %}
+{%- set extras = built_extras() %}
 
 with
 
@@ -27,12 +27,6 @@ papers as (
 rankings as (
 
     select * from {{ ref('paper_rankings') }}
-
-),
-
-uncertainty as (
-
-    select * from {{ ref('paper_rank_uncertainty') }}
 
 ),
 
@@ -59,17 +53,6 @@ labels_used as (
 
 ),
 
-methods_used as (
-
-    select
-        venue,
-        max(uncertainty_method) as uncertainty_method
-
-    from uncertainty
-    group by venue
-
-),
-
 final as (
 
     select
@@ -89,7 +72,15 @@ final as (
         {%- endif %} as label_model,
         labels_used.label_prompt_hashes,
         {{ sql_string(settings.method) }} as rank_uncertainty_method,
-        methods_used.uncertainty_method,
+        -- the method auto chose (macros/ranking/rank_uncertainty_method.sql), for a venue with
+        -- ranked papers, when the build holds the rank uncertainty
+        {% if 'uncertainty' in extras -%}
+            case
+                when labels_used.venue is not null then {{ sql_string(rank_uncertainty_method()) }}
+            end
+        {%- else -%}
+            cast(null as string)
+        {%- endif %} as uncertainty_method,
         cast({{ settings.replicates }} as bigint) as rank_uncertainty_replicates,
         cast({{ settings.seed }} as bigint) as rank_uncertainty_seed,
         cast({{ settings.row_budget }} as bigint) as rank_uncertainty_row_budget,
@@ -105,14 +96,13 @@ final as (
         cast({{ rank_sets.steps }} as bigint) as rank_sets_steps,
         cast({{ rank_sets.row_budget }} as bigint) as rank_sets_row_budget,
         cast({{ rank_sets.se_cells }} as bigint) as rank_sets_se_cells,
-        cast({{ rank_sets.se_buckets }} as bigint) as rank_sets_se_buckets
+        cast({{ rank_sets.se_buckets }} as bigint) as rank_sets_se_buckets,
+        {{ sql_string(extras | join(',')) }} as extras
 
     from venues
     cross join weight_set
     left join labels_used
         on venues.venue = labels_used.venue
-    left join methods_used
-        on venues.venue = methods_used.venue
 
 )
 

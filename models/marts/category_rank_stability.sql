@@ -6,12 +6,6 @@ uncertainty as (
 
 ),
 
-rankability as (
-
-    select * from {{ ref('int_category_rankability') }}
-
-),
-
 per_category as (
 
     select
@@ -29,9 +23,7 @@ per_category as (
         count(*) filter (where is_top_n and p_top_n < 0.5) as fragile_top_n_papers,
         {{ order_free_sum('p_top_n') }} as p_top_n_sum,
         any_value(uncertainty_method) as uncertainty_method,
-        any_value(replicates) as replicates,
-        count(*) filter (where is_possibly_top_n) as possibly_top_n_papers,
-        count(*) filter (where is_certainly_top_n) as certainly_top_n_papers
+        any_value(replicates) as replicates
 
     from uncertainty
     group by venue, category
@@ -40,16 +32,7 @@ per_category as (
 
 final as (
 
-    select
-        per_category.*,
-        rankability.reliability,
-        rankability.reliability_with_one_more_review
-
-    from per_category
-    left join rankability
-        on
-            per_category.venue = rankability.venue
-            and per_category.category = rankability.category
+    select * from per_category
 
 )
 

@@ -18,34 +18,6 @@ taxonomies as (
 
 ),
 
-stability as (
-
-    select * from {{ ref('category_rank_stability') }}
-
-),
-
-weight_sensitivity as (
-
-    select * from {{ ref('category_weight_sensitivity') }}
-
-),
-
-weight_summary as (
-
-    select
-        venue,
-        category,
-        min(kendall_tau) filter (where scenario_kind = 'leave_one_out') as leave_one_out_min_kendall_tau,
-        min(top_n_overlap) filter (where scenario_kind = 'leave_one_out') as leave_one_out_min_top_n_overlap,
-        {{ order_free_avg("case when scenario_kind = 'dirichlet' then kendall_tau end") }}
-            as weight_draws_mean_kendall_tau,
-        avg(top_n_overlap) filter (where scenario_kind = 'dirichlet') as weight_draws_mean_top_n_overlap
-
-    from weight_sensitivity
-    group by venue, category
-
-),
-
 counted as (
 
     select
@@ -91,20 +63,7 @@ final as (
         counted.ranked_papers < {{ var('top_n') }} and taxonomies.is_ranked as is_smaller_than_top_n,
         scored.avg_rating_mean,
         scored.avg_contribution_mean,
-        scored.best_local_top_overall,
-        stability.uncertainty_method,
-        stability.expected_top_n_overlap,
-        stability.expected_redraw_overlap,
-        stability.secure_papers,
-        stability.borderline_papers,
-        stability.fragile_top_n_papers,
-        stability.possibly_top_n_papers,
-        stability.certainly_top_n_papers,
-        stability.reliability,
-        weight_summary.leave_one_out_min_kendall_tau,
-        weight_summary.leave_one_out_min_top_n_overlap,
-        weight_summary.weight_draws_mean_kendall_tau,
-        weight_summary.weight_draws_mean_top_n_overlap
+        scored.best_local_top_overall
 
     from counted
     left join taxonomies
@@ -115,14 +74,6 @@ final as (
         on
             counted.venue = scored.venue
             and counted.category = scored.category
-    left join stability
-        on
-            counted.venue = stability.venue
-            and counted.category = stability.category
-    left join weight_summary
-        on
-            counted.venue = weight_summary.venue
-            and counted.category = weight_summary.category
 
 )
 

@@ -50,12 +50,6 @@ counted_selections as (
 
 ),
 
-uncertainty as (
-
-    select * from {{ ref('paper_rank_uncertainty') }}
-
-),
-
 final as (
 
     select
@@ -75,10 +69,6 @@ final as (
         rankings.local_top_overall,
         rankings.paper_id is not null as is_ranked,
         coalesce(rankings.is_top_n, false) as is_top_n,
-        uncertainty.p_top_n,
-        uncertainty.rank_p05,
-        uncertainty.rank_p95,
-        uncertainty.rank_band,
         coalesce(papers.category = counted_selections.category, false) as is_category_match,
         excluded.exclusion_reason,
         case
@@ -110,8 +100,6 @@ final as (
         on
             counted_selections.venue = excluded.venue
             and counted_selections.paper_id = excluded.paper_id
-    left join uncertainty
-        on rankings.paper_id = uncertainty.paper_id
 
 )
 

@@ -1,9 +1,7 @@
 {#- Beside the article's ranking (paper_rankings, unchanged): each ranked paper's composite
-    from its empirical-Bayes posterior signal means (int_eb_paper_posteriors) instead of its plain
-    review means, the composite's posterior standard deviation, and its expected rank, 90% rank
-    interval and P(top-N). The composite keeps the article's standardisation: each posterior
-    mean is z-scored with the category's mean and sample standard deviation of the plain means,
-    and rating_std (not modelled) keeps its own z-score. A paper whose venue's prior cannot be
+    from its empirical-Bayes posterior signal means and that composite's posterior standard
+    deviation (int_eb_posterior_composites, which int_validity_scores reads too), and its
+    expected rank, 90% rank interval and P(top-N). A paper whose venue's prior cannot be
     fitted (accepted papers only, say) has null numbers and the reason.
 
     The rank figures come from one of two methods (macros/outcomes/outcome_method.sql):
@@ -33,13 +31,19 @@ with
 
 rankings as (
 
-    select * from {{ ref('paper_rankings') }}
+    select * from {{ ref('int_papers_ranked') }}
 
 ),
 
-paper_posteriors as (
+composites as (
 
-    select * from {{ ref('int_eb_paper_posteriors') }}
+    select * from {{ ref('int_eb_posterior_composites') }}
+
+),
+
+paper_texts as (
+
+    select * from {{ ref('stg_raw__papers') }}
 
 ),
 
@@ -93,45 +97,12 @@ venue_reasons as (
 point as (
 
     select
-        rankings.venue,
-        rankings.category,
-        rankings.paper_id,
-        rankings.title,
-        rankings.review_count,
-        rankings.category_rank,
-        rankings.local_top_overall,
-        rankings.is_top_n,
-        paper_posteriors.prior_scope,
-        coalesce(paper_posteriors.is_fitted, false) as is_fitted,
-        case
-            when coalesce(paper_posteriors.is_fitted, false)
-                then
-                    {%- for field in fields %}
-                        weight_set.w_{{ field }}_mean * {{ zscore_from_sums(
-                            'paper_posteriors.' ~ field ~ '_posterior', 'category_scales', field ~ '_mean') }} +
-                    {%- endfor %}
-                    weight_set.w_rating_std * rankings.z_rating_std
-        end as posterior_composite,
-        -- the composite is linear in the fields' independent normal posteriors
-        case
-            when coalesce(paper_posteriors.is_fitted, false)
-                then sqrt(
-                    {%- for field in fields %}
-                        power(weight_set.w_{{ field }}_mean * coalesce(
-                            paper_posteriors.{{ field }}_posterior_sd
-                            / nullif(category_scales.{{ field }}_mean_std, 0), 0
-                        ), 2)
-                        {%- if not loop.last %} +{% endif %}
-                    {%- endfor %}
-                )
-        end as posterior_composite_se
+        composites.*,
+        paper_texts.title
 
-    from rankings
-    cross join weight_set
-    inner join category_scales
-        on rankings.venue = category_scales.venue and rankings.category = category_scales.category
-    left join paper_posteriors
-        on rankings.paper_id = paper_posteriors.paper_id
+    from composites
+    inner join paper_texts
+        on composites.paper_id = paper_texts.paper_id
 
 ),
 

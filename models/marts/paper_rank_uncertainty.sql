@@ -1,7 +1,8 @@
 {#- The method in force: `bootstrap` or `normal` as set, or for `auto` the one chosen from the
     data (macros/ranking/rank_uncertainty_method.sql). Both methods' models are always built,
     the one not in force empty (a set method is known when the model compiles; under `auto` the
-    choice needs paper_rankings, built in the same run). -#}
+    choice needs int_papers_ranked, built in the same run). -#}
+-- depends_on: {{ ref('int_papers_ranked') }}
 {%- set settings = rank_uncertainty_settings() -%}
 {%- set configured = var('rank_uncertainty_method') -%}
 {%- set top_n = var('top_n') -%}
@@ -20,11 +21,6 @@ rankings as (
 
 ),
 
-rank_sets as (
-
-    select * from {{ ref('int_rank_sets_estimated') }}
-
-),
 {%- if configured != 'normal' %}
 
     bootstrapped as (
@@ -112,18 +108,11 @@ final as (
             else 'outside'
         end as rank_band,
         summarized.uncertainty_method,
-        summarized.replicates,
-        rank_sets.marginal_lower,
-        rank_sets.marginal_upper,
-        rank_sets.is_possibly_top_n,
-        rank_sets.is_certainly_top_n,
-        rank_sets.rank_set_method
+        summarized.replicates
 
     from rankings
     inner join summarized
         on rankings.paper_id = summarized.paper_id
-    left join rank_sets
-        on rankings.paper_id = rank_sets.paper_id
 
 )
 

@@ -1,7 +1,8 @@
 """The ranking settings as command-line options, shared by rank, build, publish and dbt.
 
 Every dbt var that changes the ranking is an option here and a make variable (TAXONOMY, TOP_N,
-WEIGHT_SET, VENUE, LABEL_MODEL); the command receives them as one `Settings`.
+WEIGHT_SET, VENUE, LABEL_MODEL), and so is the choice of extras built beside it (EXTRAS,
+paperrank.core.parts); the command receives them as one `Settings`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from paperrank.core import config
+from paperrank.core import config, parts
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import project_vars
 from paperrank.pipeline.settings import CHOICES, NUMBERS, Settings, check_values
@@ -20,6 +21,14 @@ from paperrank.pipeline.settings import CHOICES, NUMBERS, Settings, check_values
 ENGINES = ("duckdb", "spark")  # paperrank.engines.ENGINES, without importing DuckDB for --help
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def extras_option(text: str) -> tuple[str, ...]:
+    """--extras as the extras it names; an unknown name is one line naming the allowed ones."""
+    try:
+        return parts.parse(text)
+    except ValueError as error:
+        raise PaperrankError(f"--extras: {error}") from None
 
 
 def whole_number(text: str) -> int:
@@ -43,6 +52,10 @@ SETTINGS_OPTIONS = (
                  help="review-form profile of the raw checks (default: found per venue)"),
     click.option("--engine", type=click.Choice(ENGINES), default=config.DEFAULT_ENGINE,
                  help=f"engine dbt builds on (default {config.DEFAULT_ENGINE}; spark: docs/spark.md)"),
+    click.option("--extras", default=parts.DEFAULT,
+                 help=f"what to build, audit and publish besides the ranking: {parts.ALL}, "
+                      f"{parts.NONE} (the article's method alone), or a comma list of "
+                      f"{', '.join(parts.EXTRAS)} (default {parts.DEFAULT}; docs/dbt_project.md)"),
 )
 
 
@@ -81,11 +94,12 @@ def settings_options(function: F) -> F:
 
     @functools.wraps(function)
     def wrapper(*args: Any, taxonomy: str, top_n: str, weight_set: str, venue: str,
-                label_model: str, profile: str, engine: str, **kwargs: Any) -> Any:
+                label_model: str, profile: str, engine: str, extras: str, **kwargs: Any) -> Any:
         extra = _extra(kwargs)
         chosen = Settings(taxonomy=taxonomy, top_n=whole_number(top_n), weight_set=weight_set,
                           venue=venue or None, label_model=label_model or None,
-                          profile=profile or None, engine=engine, extra=extra)
+                          profile=profile or None, engine=engine,
+                          extras=extras_option(extras), extra=extra)
         check_values(chosen)  # settings are data: refused before anything runs
         return function(*args, chosen=chosen, **kwargs)
 

@@ -36,7 +36,7 @@ def run_dbt(chosen: Settings, command: list[str]) -> None:
     check_writable(working)
     dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine), quiet=False)
     if command[0] == "build":
-        build(dbt, chosen.engine)
+        build(dbt, chosen.engine, chosen.extras)
     else:
         dbt.invoke(*command)
 
@@ -48,9 +48,10 @@ def command(chosen: Settings, dbt_args: tuple[str, ...]) -> None:
     run_dbt(chosen, [a for a in dbt_args if a != "--"])
 
 
-@click.command("build", help="dbt build alone, in the working warehouse: seeds, models and "
-               "their tests, with the make settings (publishes nothing; `paperrank publish` "
-               "audits and publishes what it built). On Spark the raw layer is copied in first.")
+@click.command("build", help="dbt build alone, in the working warehouse: the seeds, the models "
+               "of the ranking and of the chosen extras (--extras) and their tests, with the make "
+               "settings (publishes nothing; `paperrank publish` audits and publishes what it "
+               "built). On Spark the raw layer is copied in first.")
 @settings_options
 def build_command(chosen: Settings) -> None:
     run_dbt(chosen, ["build"])

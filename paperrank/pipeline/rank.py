@@ -22,7 +22,7 @@ from pathlib import Path
 import click
 
 from paperrank.cli.options import settings_options
-from paperrank.core import config
+from paperrank.core import config, parts
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import db_path, open_duckdb
 from paperrank.engines import dbt_target
@@ -89,11 +89,11 @@ def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
         dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine))
         steps = Steps(6)
         try:
-            steps.run("dbt build", lambda: build(dbt, chosen.engine))
+            extras = steps.run("dbt build", lambda: build(dbt, chosen.engine, chosen.extras))
         finally:
             steps.run("raw checks", gates.raw)  # a raw failure explains a failed build first
         fingerprint.require_unchanged(raw_before, working)
-        build_id = audit_and_publish(chosen, log, steps, gates)
+        build_id = audit_and_publish(chosen, log, steps, gates, extras)
     finally:
         gates.stop()
     # the export reads the published DuckDB file, whichever engine built it
@@ -162,24 +162,39 @@ def check_writable_by_readers(published: Path) -> None:
     open_duckdb(published, read_only=True).close()
 
 
-def audit_and_publish(chosen: Settings, log: Path, steps: Steps, gates: Gates) -> str:
-    """Audit the working warehouse's marts and, when they pass, publish them."""
+def audit_and_publish(chosen: Settings, log: Path, steps: Steps, gates: Gates,
+                      extras: tuple[str, ...]) -> str:
+    """Audit the working warehouse's marts of the ranking and `extras` and, when they pass,
+    publish them: the build must hold exactly those extras (marts.build_settings.extras),
+    and only its own marts (marts.build_marts) are copied."""
     working, published = db_path(), publish.published_path()
     steps.run("mart checks", gates.marts)
-    build_id, version = steps.run("publish", lambda: publish.publish(working, published,
-                                                                       engine=chosen.engine))
+    build_id, version = steps.run("publish", lambda: publish.publish(
+        working, published, engine=chosen.engine, extras=extras))
     print(f"published build {build_id} of {working}: {published} -> {version.name}", flush=True)
     return build_id
 
 
-def build(dbt: Dbt, engine: str) -> None:
-    """dbt build on `engine`; on Spark the DuckDB raw layer is copied into Spark first."""
+def build(dbt: Dbt, engine: str, extras: tuple[str, ...]) -> tuple[str, ...]:
+    """dbt build of the ranking and `extras` on `engine` (paperrank.core.parts selects their
+    models and the tests that read only those); on Spark the DuckDB raw layer is copied into
+    Spark first.  Returns the extras built (`built_extras`)."""
     if engine == "spark":
         from paperrank.engines.spark import warehouse_dir
         from paperrank.engines.spark_raw import sync
 
         sync(db_path(), warehouse_dir())
-    dbt.invoke("build", "--exclude-resource-type", "unit_test")  # `make test` runs those
+    built = built_extras(dbt, extras)
+    # `make test` runs the unit tests
+    dbt.invoke("build", "--exclude-resource-type", "unit_test", *parts.build_selection(built))
+    return built
+
+
+def built_extras(dbt: Dbt, extras: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of `extras` that have models in the project (an extra without any, `related`
+    before its first model, is in no build): what marts.build_settings.extras records."""
+    present = parts.with_models(dbt.manifest)
+    return tuple(extra for extra in extras if extra in present)
 
 
 def export(export_dir: Path, venue: str, bom: bool) -> str:

@@ -13,6 +13,15 @@ new build). So publishing, or rolling back, one venue never removes, hides or ch
 venue's rows. The file is checkpointed (no WAL), made durable, and the link switched
 (`paperrank.publish.versions`). Which publication holds each venue's builds is kept beside them
 (`paperrank.publish.venue_history`), so `rollback(venue)` brings one venue's previous build back.
+
+The build's marts are those `marts.build_marts` lists: the build writes that table itself (the
+same dbt run, the same build id as `marts.build_settings`), one row per mart of the ranking and
+of the extras it built.  The working warehouse keeps the marts of earlier builds (a build
+without the rank uncertainty does not drop `paper_rank_uncertainty`), so publishing every table
+of `marts` would publish a stale mart beside a new ranking.  A list in the warehouse, rather
+than dbt's manifest, because it says what that build wrote whoever publishes it and whenever:
+`make rank` in the same process, `paperrank publish` after a build by hand, a Spark build, with
+no parse of the project and no chance of reading another checkout's or another run's manifest.
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ from pathlib import Path
 
 import duckdb
 
-from paperrank.core import config
+from paperrank.core import config, parts
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import ROOT
 from paperrank.core.warehouse import one_row
@@ -47,39 +56,43 @@ def require_published(path: Path) -> Path:
 
 
 def publish(working: Path, published: Path, keep: int = versions.KEEP,
-            engine: str = "duckdb") -> tuple[str, Path]:
+            engine: str = "duckdb", extras: tuple[str, ...] | None = None) -> tuple[str, Path]:
     """Copy the working warehouse's published relations into a new version and switch to it.
 
     On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read through
     DuckDB, so the publication is the same kind of DuckDB file whichever engine built it.
-    Returns the build id and the version file.  Raises before switching on any error."""
+    `extras`, when given, are the extras the build must hold (marts.build_settings.extras):
+    a build of other extras is refused.  Returns the build id and the version file.  Raises
+    before switching on any error."""
     staged = versions.versions_dir(published) / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
     try:
         claim(published)  # makes the versions folder: the first write, on a read-only disk too
         versions.prune(published, keep)
         staged.unlink(missing_ok=True)
-        return _publish(working, published, staged, keep, engine)
+        return _publish(working, published, staged, keep, engine, extras)
+    except PaperrankError:  # a build that cannot be published as it is
+        _remove_staged(staged)
+        raise
     except (OSError, duckdb.IOException, duckdb.TransactionException) as error:  # a full or read-only disk
-        versions._remove(staged)
-        versions._remove(staged.with_name(staged.name + ".wal"))
+        _remove_staged(staged)
         raise PaperrankError(f"publishing to {published} failed, nothing was switched: "
                              f"{_first_line(error)}") from None
 
 
+def _remove_staged(staged: Path) -> None:
+    versions._remove(staged)
+    versions._remove(staged.with_name(staged.name + ".wal"))
+
+
 def _publish(working: Path, published: Path, staged: Path, keep: int,
-             engine: str) -> tuple[str, Path]:
+             engine: str, extras: tuple[str, ...] | None) -> tuple[str, Path]:
     con = duckdb.connect(str(staged))
     try:
-        if engine == "duckdb":
-            con.execute(f"attach {_literal(str(working))} as work (read_only)")
-        else:
-            _attach_spark_tables(con)
-        build_id = con.execute("select min(build_id) from work.marts.build_settings").fetchall()[0][0]
-        if build_id is None:
-            raise PaperrankError(f"{working} has no marts.build_settings row: nothing to publish")
+        _attach_working(con, working, engine)
+        build_id, held = build_marts(con, working, extras)
         venues = [r[0] for r in con.execute(
             "select distinct venue from work.marts.build_settings order by 1").fetchall()]
-        compose(con, "work", venues, versions.current(published))
+        compose(con, "work", venues, versions.current(published), held)
     finally:
         con.close()
     final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"),
@@ -88,32 +101,38 @@ def _publish(working: Path, published: Path, staged: Path, keep: int,
     return build_id, final
 
 
-def compose(con: duckdb.DuckDBPyConnection, source: str, venues: list[str], current: Path | None) -> None:
+def compose(con: duckdb.DuckDBPyConnection, source: str, venues: list[str], current: Path | None,
+            held: set[str] | None = None) -> None:
     """Fill the new publication (`con`'s database) with the relations of the database attached
     as `source` for `venues`, and every other venue's rows of the publication `current`.
 
     A relation with a venue column is the union (by column name) of the source's rows of
     `venues` and the current publication's rows of every other venue; one without (the seeds,
     the rejected records) is the source's. A relation only the current publication has keeps
-    its other venues' rows. dbt's comments come along, so the tables explain themselves."""
+    its other venues' rows. dbt's comments come along, so the tables explain themselves.
+
+    `held`, when given, names the source's marts of this build (build_marts): any other mart of
+    the source is an earlier build's and is not read, so a venue published without an extra has
+    no rows in that extra's marts (another venue's rows stay)."""
     if current is not None:
         con.execute(f"attach {_literal(str(current))} as live (read_only)")
     try:
-        fresh = {(s, t): c for s, t, c in _relations(con, source)}
+        fresh = {(s, t): c for s, t, c in _relations(con, source)
+                 if held is None or s != "marts" or t in held}
         kept = {(s, t): c for s, t, c in _relations(con, "live")} if current is not None else {}
         chosen = ", ".join(_literal(v) for v in venues) or "null"
         for schema, table in sorted(fresh.keys() | kept.keys()):
-            parts = []
+            selects = []
             if (schema, table) in fresh:
                 venue_filter = (f" where venue in ({chosen})"
                                 if _has_venue(con, source, schema, table) else "")
-                parts.append(f'select * from {source}."{schema}"."{table}"{venue_filter}')
+                selects.append(f'select * from {source}."{schema}"."{table}"{venue_filter}')
             if (schema, table) in kept and _has_venue(con, "live", schema, table):
-                parts.append(f'select * from live."{schema}"."{table}" where venue not in ({chosen})')
-            if not parts:
+                selects.append(f'select * from live."{schema}"."{table}" where venue not in ({chosen})')
+            if not selects:
                 continue  # a venue-less relation the new build no longer has
             con.execute(f'create schema if not exists "{schema}"')
-            con.execute(f'create table "{schema}"."{table}" as ' + " union all by name ".join(parts))
+            con.execute(f'create table "{schema}"."{table}" as ' + " union all by name ".join(selects))
             origin = source if (schema, table) in fresh else "live"
             _copy_comments(con, origin, schema, table, fresh.get((schema, table), kept.get((schema, table))))
     finally:
@@ -127,6 +146,62 @@ def _has_venue(con: duckdb.DuckDBPyConnection, database: str, schema: str, table
     return con.execute("select count(*) from duckdb_columns() where database_name = ? and "
                        "schema_name = ? and table_name = ? and column_name = 'venue'",
                        [database, schema, table]).fetchone() == (1,)
+
+
+def check_build(working: Path, engine: str, extras: tuple[str, ...]) -> None:
+    """Before an audit: the working warehouse holds one build of exactly `extras`, with every
+    mart it lists (`build_marts`), so the audit checks that build's marts and no other's."""
+    con = duckdb.connect()
+    try:
+        _attach_working(con, working, engine)
+        build_marts(con, working, extras)
+    finally:
+        con.close()
+
+
+def _attach_working(con: duckdb.DuckDBPyConnection, working: Path, engine: str) -> None:
+    """The working warehouse's relations as the database `work` (read-only)."""
+    if engine == "duckdb":
+        con.execute(f"attach {_literal(str(working))} as work (read_only)")
+    else:
+        _attach_spark_tables(con)
+
+
+def build_marts(con: duckdb.DuckDBPyConnection, working: Path,
+                extras: tuple[str, ...] | None) -> tuple[str, set[str]]:
+    """The build id of the warehouse attached as `work` and the marts that build holds
+    (marts.build_marts); PaperrankError when they cannot be told apart from an earlier
+    build's, when the build holds other extras than `extras`, or when one is missing."""
+    tables = {table for schema, table, _ in _relations(con, "work") if schema == "marts"}
+    if "build_settings" not in tables:
+        raise PaperrankError(f"{working} has no marts.build_settings: nothing to publish")
+    first, last, recorded, other = one_row(
+        con, "select min(build_id), max(build_id), min(extras), max(extras) "
+             "from work.marts.build_settings")
+    if first is None:
+        raise PaperrankError(f"{working} has no marts.build_settings row: nothing to publish")
+    if last != first or other != recorded:
+        raise PaperrankError(f"{working} holds marts.build_settings rows of several builds; "
+                             "build again before publishing")
+    if "build_marts" not in tables:
+        raise PaperrankError(f"{working} has no marts.build_marts (built before the parts "
+                             "existed): build again before publishing")
+    rows = con.execute("select build_id, mart from work.marts.build_marts").fetchall()
+    if not rows or {row[0] for row in rows} != {first}:
+        raise PaperrankError(f"{working}: marts.build_marts is not of build {first} (a build "
+                             "stopped between the two); build again before publishing")
+    if extras is not None and recorded != parts.describe(extras):
+        wanted = parts.describe(extras) or parts.NONE
+        raise PaperrankError(
+            f"{working} holds a build with extras {recorded or parts.NONE}, not {wanted}: publish "
+            f"it with --extras {recorded or parts.NONE} (EXTRAS={recorded or parts.NONE}), or "
+            "build the extras you want first")
+    held = {row[1] for row in rows}
+    missing = sorted(held - tables)
+    if missing:
+        raise PaperrankError(f"{working} lacks the marts {', '.join(missing)} of build {first}; "
+                             "build again before publishing")
+    return first, held
 
 
 def claim(published: Path, create: bool = True) -> None:

@@ -2,7 +2,10 @@
 
 GX's SQL datasource cannot talk to DuckDB here, so every suite validates a DataFrame.  The
 reads also derive the few columns a per-row expectation needs (a review's venue, a paper's
-review count, a category's size), so each failure points at the offending rows.
+review count, a category's size), so each failure points at the offending rows.  The marts
+read are those of the build in the warehouse (marts.build_marts): a build of the ranking
+alone is checked without the extras' marts, and a mart an earlier build left is never
+checked as this build's.
 """
 
 from __future__ import annotations
@@ -44,19 +47,28 @@ RAW_SQL = {
     """,
 }
 
-MART_SQL = {
-    "paper_rankings": """
+# each query with the mart it reads: the marts stage reads only the marts of the build in the
+# warehouse (marts.build_marts: the ranking's and the extras it built), never a mart an
+# earlier build of other extras left beside them
+MART_SQL: dict[str, tuple[str, str]] = {
+    "paper_rankings": ("paper_rankings", """
         select *, count(*) over (partition by venue, category) as papers_in_category
         from marts.paper_rankings
         order by venue, category, category_rank
-    """,
-    "category_counts": """
+    """),
+    "category_counts": ("paper_rankings", """
         select venue, category, count(*) as papers
         from marts.paper_rankings
         group by venue, category
         order by venue, category
-    """,
+    """),
+    "paper_rank_sets": ("paper_rank_sets", """
+        select venue, category, paper_id, category_rank, marginal_lower, marginal_upper
+        from marts.paper_rank_sets
+        order by venue, category, category_rank
+    """),
 }
+BUILD_MARTS_SQL = "select mart from marts.build_marts"
 
 
 def read_stage(stage: str, db: Path | None, taxonomy: str | None,
@@ -66,18 +78,27 @@ def read_stage(stage: str, db: Path | None, taxonomy: str | None,
     The raw layer is always DuckDB's; the marts are those `engine` built (a Spark build's
     Parquet tables are read through DuckDB views, so the queries are the same).
     """
-    queries = RAW_SQL if stage == "raw" else MART_SQL
     con = connect(db, read_only=True) if stage == "raw" else open_marts(engine, db or db_path())
     try:
+        if stage == "raw":
+            queries = RAW_SQL
+        else:
+            held = {row[0] for row in _execute(con, stage, BUILD_MARTS_SQL, None).fetchall()}
+            queries = {name: sql for name, (mart, sql) in MART_SQL.items() if mart in held}
         frames = {}
         for name, sql in queries.items():
             params = {"taxonomy": taxonomy} if "$taxonomy" in sql else None
-            try:
-                frames[name] = con.execute(sql, params).df()
-            except duckdb.CatalogException as error:
-                hint = "load data first" if stage == "raw" else "run dbt build first"
-                detail = str(error).splitlines()[0]
-                raise PaperrankError(f"{stage} tables missing ({hint}): {detail}") from error
+            frames[name] = _execute(con, stage, sql, params).df()
         return frames
     finally:
         con.close()
+
+
+def _execute(con: duckdb.DuckDBPyConnection, stage: str, sql: str,
+             params: dict[str, str | None] | None) -> duckdb.DuckDBPyConnection:
+    try:
+        return con.execute(sql, params)
+    except duckdb.CatalogException as error:
+        hint = "load data first" if stage == "raw" else "run dbt build first"
+        detail = str(error).splitlines()[0]
+        raise PaperrankError(f"{stage} tables missing ({hint}): {detail}") from error

@@ -173,7 +173,7 @@ def mart_suites(frames: dict[str, pd.DataFrame], ranked: list[str] | None,
             description=f"the marts were built for taxonomy {taxonomy}: only its ranked categories"))
     show = ["venue", "category", "paper_id", "category_rank"]
     counts = _category_counts(frames["category_counts"], ranked)
-    return [
+    suites = [
         TableSuite("marts.paper_rankings", "marts.paper_rankings", rankings, show, expectations),
         TableSuite("marts.paper_rankings per category", "marts.paper_rankings", counts,
                    ["venue", "category"], [
@@ -183,6 +183,27 @@ def mart_suites(frames: dict[str, pd.DataFrame], ranked: list[str] | None,
                             "(a smaller one gives the experts a shorter list)"),
         ]),
     ]
+    if "paper_rank_sets" in frames:  # a build with the rank sets (marts.build_marts)
+        suites.append(_rank_sets_suite(frames["paper_rank_sets"], len(rankings), show))
+    return suites
+
+
+def _rank_sets_suite(rank_sets: pd.DataFrame, ranked: int, show: list[str]) -> TableSuite:
+    """Every ranked paper has its rank sets, and its marginal set holds its own rank (what the
+    report's and the export's readers take for granted; dbt's tests check the sets' own
+    nesting)."""
+    return TableSuite("marts.paper_rank_sets", "marts.paper_rank_sets", rank_sets, show, [
+        gxe.ExpectTableRowCountToEqual(
+            value=ranked, description="one row per ranked paper of marts.paper_rankings"),
+        gxe.ExpectColumnPairValuesAToBeGreaterThanB(
+            column_A="category_rank", column_B="marginal_lower", or_equal=True,
+            ignore_row_if="either_value_is_missing",
+            description="the marginal rank set's lower end is at most the paper's own rank"),
+        gxe.ExpectColumnPairValuesAToBeGreaterThanB(
+            column_A="marginal_upper", column_B="category_rank", or_equal=True,
+            ignore_row_if="either_value_is_missing",
+            description="the marginal rank set's upper end is at least the paper's own rank"),
+    ])
 
 
 def _category_counts(counts: pd.DataFrame, ranked: list[str] | None) -> pd.DataFrame:

@@ -81,7 +81,9 @@ def first(project: Project, sql: str) -> str:
         id="accepted-paper-without-reviews"),
     pytest.param(
         "marts",
-        "update marts.paper_rankings set local_top_overall = 'nan'::double where paper_id = '{id}'",
+        # marts.paper_rankings is a view of intermediate.int_papers_ranked
+        "update intermediate.int_papers_ranked set local_top_overall = 'nan'::double "
+        "where paper_id = '{id}'",
         "select min(paper_id) from marts.paper_rankings", "marts.paper_rankings.local_top_overall",
         id="nan-composite"),
 ])

@@ -248,10 +248,6 @@ def test_category_stability_figures(built: Project) -> None:
     # the finding: in categories of 100+ papers only about 13-21 of the top 30 stay
     large = stability[stability["category_size"] >= 100]
     assert large["expected_top_n_overlap"].between(12, 22).all()
-    summary = read(built.db, "select category, expected_top_n_overlap from marts.category_summary "
-                             "where is_category_ranked").set_index("category")
-    assert np.allclose(summary.loc[stability.index, "expected_top_n_overlap"],
-                       stability["expected_top_n_overlap"])
 
 
 def test_normal_method_agrees_with_the_bootstrap_within_the_stated_bound(built: Project) -> None:

@@ -153,7 +153,8 @@ BUILD_IDENTITY = {"build_id", "built_at"}
 # marts that must have rows on the real data, so that their comparison below means something
 NON_EMPTY_MARTS = {"paper_rankings", "paper_rank_uncertainty", "category_top_n", "category_summary",
                    "category_rank_stability", "category_weight_sensitivity", "paper_weight_sensitivity",
-                   "excluded_papers", "build_settings"}
+                   "paper_rank_sets", "category_rank_sets", "excluded_papers", "build_settings",
+                   "build_marts"}
 
 
 def test_every_mart_agrees(built: dict[str, Project]) -> None:

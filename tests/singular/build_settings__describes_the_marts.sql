@@ -1,9 +1,8 @@
--- The marts were built with the settings build_settings records: the papers whose category is
+-- The ranking was built with the settings build_settings records: the papers whose category is
 -- not a ranked category of the recorded taxonomy, whose composite is not the recorded weights
--- times its z-scores, whose shortlist flag disagrees with the recorded top_n, whose label is of
--- another model than the recorded one, or whose rank uncertainty used another method,
--- replicate count or band thresholds. (A partial build that left an upstream table of other
--- settings fails here.)
+-- times its z-scores, whose shortlist flag disagrees with the recorded top_n, or whose label is
+-- of another model than the recorded one. (A partial build that left an upstream table of other
+-- settings fails here; build_settings__describes_the_uncertainty checks the rank uncertainty.)
 {{ config(tags=['build_settings']) }}
 {%- set signals = ranking_signals() %}
 
@@ -18,12 +17,6 @@ recorded as (
 rankings as (
 
     select * from {{ ref('paper_rankings') }}
-
-),
-
-uncertainty as (
-
-    select * from {{ ref('paper_rank_uncertainty') }}
 
 ),
 
@@ -67,28 +60,6 @@ checked_rankings as (
         on
             recorded.taxonomy = ranked_categories.taxonomy
             and rankings.category = ranked_categories.category
-
-),
-
-checked_uncertainty as (
-
-    select
-        uncertainty.venue,
-        uncertainty.paper_id,
-        uncertainty.uncertainty_method,
-        uncertainty.replicates,
-        uncertainty.rank_band,
-        recorded.uncertainty_method as recorded_method,
-        recorded.rank_uncertainty_replicates as recorded_replicates,
-        case
-            when uncertainty.p_top_n >= recorded.rank_band_secure then 'secure'
-            when uncertainty.p_top_n > recorded.rank_band_outside then 'borderline'
-            else 'outside'
-        end as recorded_band
-
-    from uncertainty
-    inner join recorded
-        on uncertainty.venue = recorded.venue
 
 ),
 
@@ -138,33 +109,6 @@ final as (
     where
         recorded_label_model is not null and category_source = 'label'
         and coalesce(label_model, '') <> recorded_label_model
-
-    union all
-
-    select
-        venue,
-        paper_id,
-        'rank uncertainty of another method than the recorded one' as problem
-    from checked_uncertainty
-    where coalesce(uncertainty_method, '') <> coalesce(recorded_method, '')
-
-    union all
-
-    select
-        venue,
-        paper_id,
-        'bootstrap replicates other than the recorded rank_uncertainty_replicates' as problem
-    from checked_uncertainty
-    where uncertainty_method = 'bootstrap' and replicates <> recorded_replicates
-
-    union all
-
-    select
-        venue,
-        paper_id,
-        'rank_band disagrees with the recorded band thresholds' as problem
-    from checked_uncertainty
-    where rank_band <> recorded_band
 
 )
 

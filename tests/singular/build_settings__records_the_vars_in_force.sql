@@ -1,6 +1,7 @@
 -- build_settings records the settings in force: the venues whose recorded settings differ from
 -- the vars of this run (a build_settings left by a build with other settings, or `dbt test`
--- run with other vars than the build's).
+-- run with other vars than the build's). A null where a var has a value differs from it too,
+-- so the settings' columns need no not_null tests of their own.
 {{ config(tags=['build_settings']) }}
 {%- set signals = ranking_signals() -%}
 {%- set settings = rank_uncertainty_settings() -%}
@@ -50,6 +51,12 @@ final as (
         or recorded.weight_tau_max_papers is distinct from {{ settings.weight_tau_max_papers }}
         or recorded.rank_sets_coverage is distinct from {{ rank_sets.coverage }}
         or recorded.rank_sets_draws is distinct from {{ rank_sets.draws }}
+        or recorded.rank_sets_seed is distinct from {{ rank_sets.seed }}
+        or recorded.rank_sets_candidates is distinct from {{ rank_sets.candidates }}
+        or recorded.rank_sets_steps is distinct from {{ rank_sets.steps }}
+        or recorded.rank_sets_row_budget is distinct from {{ rank_sets.row_budget }}
+        or recorded.rank_sets_se_cells is distinct from {{ rank_sets.se_cells }}
+        or recorded.rank_sets_se_buckets is distinct from {{ rank_sets.se_buckets }}
 
 )
 

@@ -1,7 +1,7 @@
 -- expert_picks show each picked paper's rank, shortlist place and score as paper_rankings has
 -- them in the pick's venue (a paper of another venue is not ranked there): the picks that
 -- disagree.
-{{ config(tags=['marts_agree']) }}
+{{ config(tags=['marts_agree', 'picks']) }}
 
 with
 

@@ -25,7 +25,7 @@ posteriors as (
 
 rankings as (
 
-    select * from {{ ref('paper_rankings') }}
+    select * from {{ ref('int_papers_ranked') }}
 
 ),
 

@@ -49,13 +49,13 @@ paper_posteriors as (
 
 rankings as (
 
-    select * from {{ ref('paper_rankings') }}
+    select * from {{ ref('int_papers_ranked') }}
 
 ),
 
-posterior_rankings as (
+posterior_composites as (
 
-    select * from {{ ref('paper_posterior_rankings') }}
+    select * from {{ ref('int_eb_posterior_composites') }}
 
 ),
 
@@ -218,7 +218,7 @@ category_scores as (
         {%- for field in fields %}
             rankings.{{ field }}_mean,
         {%- endfor %}
-        posterior_rankings.posterior_composite as posterior_mean,
+        posterior_composites.posterior_composite as posterior_mean,
         papers.is_accepted,
         papers.decision_tier,
         papers.citations,
@@ -229,8 +229,8 @@ category_scores as (
     from rankings
     inner join papers
         on rankings.paper_id = papers.paper_id
-    left join posterior_rankings
-        on rankings.paper_id = posterior_rankings.paper_id
+    left join posterior_composites
+        on rankings.paper_id = posterior_composites.paper_id
 
 ),
 

@@ -24,7 +24,7 @@ errors as (
 
 rankings as (
 
-    select * from {{ ref('paper_rankings') }}
+    select * from {{ ref('int_papers_ranked') }}
 
 ),
 

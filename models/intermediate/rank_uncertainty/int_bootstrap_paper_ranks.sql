@@ -13,7 +13,7 @@
     Empty when `auto` chooses the normal method from the data: then no paper is read (the
     points' join to the reviews' aggregates cost a second at 1M papers for no row). -#}
 {{ config(materialized='table') }}
--- depends_on: {{ ref('paper_rankings') }}
+-- depends_on: {{ ref('int_papers_ranked') }}
 {%- set signals = ranking_signals() %}
 {%- set is_bootstrap = rank_uncertainty_method() == 'bootstrap' %}
 

@@ -4,7 +4,7 @@
     stream (macros/random/splitmix64.sql) and takes review number (draw mod n) + 1 of the
     paper, in review_id order. Empty when `auto` chooses the normal method from the data: then
     no paper is read, so that nothing is numbered, hashed or joined for it. -#}
--- depends_on: {{ ref('paper_rankings') }}
+-- depends_on: {{ ref('int_papers_ranked') }}
 {%- set settings = rank_uncertainty_settings() -%}
 {%- set is_bootstrap = rank_uncertainty_method() == 'bootstrap' -%}
 {%- set scores = raw_score_columns() -%}

@@ -8,7 +8,7 @@ with
 
 rankings as (
 
-    select * from {{ ref('paper_rankings') }}
+    select * from {{ ref('int_papers_ranked') }}
 
 ),
 
