@@ -1,3 +1,4 @@
+-- noqa: disable=LT02,LT05
 {#-
     Every setting an operator may change (the make variables, paperrank's options) against its
     rule in dbt_project.yml's `setting_rules`: a whole number or a number within its bounds, or
@@ -6,7 +7,7 @@
     meets, on-run-start (check_settings). The rules are the project's: given on the command
     line they are refused, so that no build can loosen its own check.
 -#}
-{% macro check_setting_rules() %}
+{% macro check_setting_rules() -%}
     {%- set given = (invocation_args_dict.get('vars') if invocation_args_dict is defined) or {} -%}
     {%- if given is string -%}
         {%- set given = fromyaml(given) or {} -%}
@@ -38,4 +39,4 @@
     {%- if problems -%}
         {{ exceptions.raise_compiler_error('invalid settings: ' ~ problems | join('; ')) }}
     {%- endif -%}
-{% endmacro %}
+{%- endmacro %}
