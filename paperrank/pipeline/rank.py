@@ -73,6 +73,8 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
     check_targets(export_dir, report_dir)
     check_writable(working)
     log.parent.mkdir(parents=True, exist_ok=True)
+    # -- extra `related`: related papers, sub-themes, label audit (the derived schema, not raw) --
+    refresh_related(chosen, working)
     raw_before = fingerprint.take(working)
     gates = Gates(chosen, log)  # raw tables read now; checked beside dbt
     try:
@@ -95,6 +97,17 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
     for venue, page in pages:
         print(f"report for {venue}: {page}", flush=True)
     return build_id
+
+
+def refresh_related(chosen: Settings, working: Path) -> None:
+    """Related papers, sub-themes and the label audit for this build's venue, taxonomy and
+    labels, computed only where their inputs changed (paperrank.related); before the raw
+    fingerprint, which they do not touch (they write the `derived` schema)."""
+    from paperrank.related import refresh
+
+    extra = dict(chosen.extra)
+    refresh(working, chosen.venue, taxonomy=chosen.taxonomy, label_model=chosen.label_model,
+            related_papers=extra.get("related_papers"))
 
 
 def check_targets(export_dir: Path, report_dir: Path) -> None:

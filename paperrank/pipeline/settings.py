@@ -82,6 +82,9 @@ NUMBERS: dict[str, Number] = {
     "weight_concentration": Number(False, 0, 1e9, "concentration of the weight draws",
                                    low_open=True),
     "weight_tau_max_papers": Number(True, 1, 10**9, "largest category given Kendall's tau"),
+    "related_papers": Number(True, 1, 100, "related papers kept per paper"),
+    "label_audit_threshold": Number(False, 0, 1, "probability from which the label audit disputes a label",
+                                    low_open=True),
 }
 # The text vars and, for a choice, the allowed values (the names are checked by `check`).
 CHOICES: dict[str, tuple[str, ...]] = {"rank_uncertainty_method": ("auto", "bootstrap", "normal")}
