@@ -8,6 +8,7 @@ float32, to halve the memory at 100,000 papers.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,7 +45,9 @@ def embed(texts: list[str], method: Method) -> Vectors:
     dimensions = min(method.lsa_dimensions, tfidf.shape[1] - 1, n - 1)
     if dimensions >= 1:
         svd = TruncatedSVD(dimensions, random_state=method.seed)
-        lsa = normalize(svd.fit_transform(tfidf)).astype(np.float32)
+        with warnings.catch_warnings():  # identical texts: no variance to explain, said as a warning
+            warnings.simplefilter("ignore", RuntimeWarning)
+            lsa = normalize(svd.fit_transform(tfidf)).astype(np.float32)
     else:  # too small a venue for a latent space: the TF-IDF alone
         lsa = np.zeros((n, 0), dtype=np.float32)
     return Vectors(tfidf, lsa, np.asarray(terms, dtype=object))
