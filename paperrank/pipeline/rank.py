@@ -107,7 +107,7 @@ def refresh_related(chosen: Settings, working: Path) -> None:
 
     extra = dict(chosen.extra)
     refresh(working, chosen.venue, taxonomy=chosen.taxonomy, label_model=chosen.label_model,
-            related_papers=extra.get("related_papers"))
+            related_papers=extra.get("related_papers"), say=lambda line: print(line, flush=True))
 
 
 def check_targets(export_dir: Path, report_dir: Path) -> None:

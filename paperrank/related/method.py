@@ -31,7 +31,7 @@ class Method:
     lsa_weight: float = 0.3         # similarity = 0.3 LSA cosine + 0.7 TF-IDF cosine
     candidates: int = 50            # nearest by LSA, re-ranked by the blend (two stages)
     decimals: int = 6               # similarities rounded here, so ties are exact (then paper id)
-    block_rows: int = 512           # papers per block of the similarity search (memory bound)
+    block_rows: int = 256           # papers per block of the similarity search (memory bound)
     seed: int = 0                   # the SVD's and the k-means' random state
     subtheme_min_papers: int = 20   # a category smaller than this is one sub-theme
     subtheme_papers_each: int = 40  # about one sub-theme per this many papers ...

@@ -52,24 +52,26 @@ def nearest(vectors: Vectors, k: int, method: Method) -> Neighbours:
 
 def _candidates(lsa: np.ndarray, rows: np.ndarray, width: int, decimals: int) -> np.ndarray:
     """The `width` papers of highest LSA cosine to each row (ties: lowest row number), itself
-    excluded; a (rows x width) array of row numbers."""
+    excluded; a (rows x width) array of row numbers.  Memory: a block's scores (rows x papers,
+    float32), then a running count of the same size and boolean masks of a quarter of it."""
     n = lsa.shape[0]
     # no latent space: every other paper is a candidate, by row number
-    scores = np.round(lsa[rows] @ lsa.T, decimals) if lsa.shape[1] else np.zeros((len(rows), n), np.float32)
+    if lsa.shape[1]:
+        scores = lsa[rows] @ lsa.T
+        np.round(scores, decimals, out=scores)
+    else:
+        scores = np.zeros((len(rows), n), dtype=np.float32)
     scores[np.arange(len(rows)), rows] = -np.inf
-    if width >= n - 1:
-        order = np.argsort(-scores, axis=1, kind="stable")
-        return order[:, :width]
+    if width >= n - 1:  # every other paper
+        return np.argsort(-scores, axis=1, kind="stable")[:, :width]
     # the width-th highest score of each row; all above it, then the lowest-numbered equal ones
-    threshold = -np.partition(-scores, width - 1, axis=1)[:, width - 1:width]
+    threshold = np.partition(scores, n - width, axis=1)[:, n - width:n - width + 1]
     above = scores > threshold
-    equal = scores == threshold
     needed = width - above.sum(axis=1, keepdims=True)
-    keep = above | (equal & (np.cumsum(equal, axis=1) <= needed))
-    picked = np.nonzero(keep)[1].reshape(len(rows), width)  # ascending row numbers per row
-    # order each row's candidates by score, ties by row number (stable on ascending numbers)
-    order = np.argsort(-np.take_along_axis(scores, picked, axis=1), axis=1, kind="stable")
-    return np.take_along_axis(picked, order, axis=1)
+    equal = scores == threshold
+    del scores  # the largest array of a block: the masks are a quarter of it each
+    keep = above | (equal & (np.cumsum(equal, axis=1, dtype=np.int32) <= needed))
+    return np.nonzero(keep)[1].reshape(len(rows), width)  # in any order: the blend re-ranks them
 
 
 def _rerank(vectors: Vectors, rows: np.ndarray, candidates: np.ndarray, k: int,

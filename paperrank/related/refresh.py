@@ -124,6 +124,7 @@ def _refresh_venue(con: duckdb.DuckDBPyConnection, venue: str, taxonomy: str, la
             rows = len(frames[-1])
             store.replace(con, scope, frames, {"input_key": input_key, "method_key": method_key,
                                                "related_papers": related, "papers": len(corpus),
-                                               "rows": rows, "seconds": seconds})
+                                               "rows": rows, "seconds": seconds,
+                                               "vector_seconds": shared})
             results.append(PartResult(venue, scope.part, True, len(corpus), rows, seconds))
     return results

@@ -30,7 +30,8 @@ create table if not exists derived.computations (
     related_papers integer not null,  -- k for related papers, 0 for the other parts
     papers bigint not null,
     result_rows bigint not null,
-    seconds double not null,
+    seconds double not null,          -- the part's own seconds plus vector_seconds
+    vector_seconds double not null,   -- the vectors' seconds, shared by the parts computed with them
     computed_at timestamptz not null
 );
 create table if not exists derived.related_inputs (
@@ -127,10 +128,10 @@ def replace(con: duckdb.DuckDBPyConnection, scope: Scope, frames: Sequence[pd.Da
         con.execute("delete from derived.computations where venue = ? and part = ? and taxonomy = ? "
                     "and label_model = ?", [scope.venue, scope.part, scope.taxonomy, scope.label_model])
         con.execute(
-            "insert into derived.computations values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "insert into derived.computations values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [scope.venue, scope.part, scope.taxonomy, scope.label_model, record["input_key"],
              record["method_key"], record.get("related_papers", 0), record["papers"],
-             record["rows"], record["seconds"], datetime.now(UTC)])
+             record["rows"], record["seconds"], record["vector_seconds"], datetime.now(UTC)])
         con.execute("commit")
     except Exception:
         con.execute("rollback")

@@ -40,7 +40,8 @@ final as (
         (
             audited.audit_category <> audited.label_category
             and audited.audit_confidence >= {{ var('label_audit_threshold') }}
-        ) as is_disputed
+        ) as is_disputed,
+        cast({{ var('label_audit_threshold') }} as double) as dispute_threshold
 
     from audited
     inner join venues

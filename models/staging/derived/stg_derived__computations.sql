@@ -19,6 +19,7 @@ renamed as (
         papers,
         result_rows,
         seconds,
+        vector_seconds,
         computed_at
 
     from source
