@@ -82,7 +82,7 @@ def run_scale(scale: str, runs: int, scratch: Path) -> dict[str, object]:
         shutil.copy(loaded, db)
         command = [sys.executable, "-m", "paperrank", "related", "--taxonomy", taxonomy, "--db", str(db)]
         env = dict(os.environ, PAPERRANK_DB=str(db))
-        fresh.append(measure(command, cwd=REPO, env=env))
+        fresh.append(measure(command, cwd=REPO, env=env, timeout=7200))
         seconds.append(parts(db))
         again.append(measure(command, cwd=REPO, env=env))
         if "kept (inputs unchanged)" not in again[-1].stdout or "computed" in again[-1].stdout:
