@@ -60,9 +60,10 @@ def _candidates(lsa: np.ndarray, rows: np.ndarray, width: int, decimals: int) ->
 
     Exact, without sorting a whole row: the width-th highest score among a fixed subset of the
     papers (every step-th) is at most the width-th highest among all, so every paper that can
-    be a candidate scores at least that bound; only those (about SUBSET_STEP x width a row, more
-    where scores tie) are sorted, by score then row number.  Memory: a block's scores (rows x papers, float32) and a
-    boolean mask of a quarter of that."""
+    be a candidate scores at least that bound; only those (about SUBSET_STEP x width a row; of the
+    papers tied at the bound, only as many as can be needed, the lowest-numbered) are sorted, by
+    score then row number.  Memory: a block's scores (rows x papers, float32), a running count of
+    the same size and boolean masks of a quarter of it."""
     n, count = lsa.shape[0], len(rows)
     if lsa.shape[1]:
         scores = lsa[rows] @ lsa.T
@@ -76,7 +77,14 @@ def _candidates(lsa: np.ndarray, rows: np.ndarray, width: int, decimals: int) ->
         bound = np.full((count, 1), -np.inf, dtype=scores.dtype)
     else:
         bound = np.partition(subset, subset.shape[1] - width, axis=1)[:, subset.shape[1] - width:][:, :1]
-    row, column = np.nonzero(scores >= bound)
+    # all above the bound, and of those equal to it only the lowest-numbered that can be needed
+    # (many papers of one text tie, and would all be sorted otherwise)
+    above = scores > bound
+    equal = scores == bound
+    needed = width - above.sum(axis=1, keepdims=True, dtype=np.int32)
+    keep = above | (equal & (np.cumsum(equal, axis=1, dtype=np.int32) <= needed))
+    del above, equal
+    row, column = np.nonzero(keep)
     order = np.lexsort((column, -scores[row, column], row))  # by row, score down, number up
     row, column = row[order], column[order]
     starts = np.searchsorted(row, np.arange(count))
