@@ -56,6 +56,9 @@ SETTINGS += $(if $(WEIGHT_DRAWS),--weight-draws "$(WEIGHT_DRAWS)")
 SETTINGS += $(if $(WEIGHT_CONCENTRATION),--weight-concentration "$(WEIGHT_CONCENTRATION)")
 SETTINGS += $(if $(WEIGHT_TAU_MAX_PAPERS),--weight-tau-max-papers "$(WEIGHT_TAU_MAX_PAPERS)")
 SETTINGS += $(if $(EXTRAS),--extras "$(EXTRAS)")
+# related papers and the label audit (docs/related-papers.md), each passed only when set
+SETTINGS += $(if $(RELATED_PAPERS),--related-papers "$(RELATED_PAPERS)")
+SETTINGS += $(if $(LABEL_AUDIT_THRESHOLD),--label-audit-threshold "$(LABEL_AUDIT_THRESHOLD)")
 UNCERTAINTY_SETTINGS = RANK_UNCERTAINTY_METHOD RANK_UNCERTAINTY_REPLICATES RANK_UNCERTAINTY_SEED RANK_UNCERTAINTY_ROW_BUDGET RANK_BAND_SECURE RANK_BAND_OUTSIDE WEIGHT_DRAWS WEIGHT_CONCENTRATION WEIGHT_TAU_MAX_PAPERS
 
 # The engine dbt builds on: duckdb (default) or spark (dbt-spark in a local Spark session; its
@@ -85,6 +88,7 @@ help: ## the targets and the settings with their current values
 	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXTRAS=$(EXTRAS) (empty: all)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  PICK_QUOTA=$(PICK_QUOTA)  CSV_BOM=$(CSV_BOM)"
 	@echo "  PAPERRANK_DB=$(PAPERRANK_DB)  PAPERRANK_PUBLISHED_DB=$(PAPERRANK_PUBLISHED_DB)"
 	@echo "  uncertainty (empty: dbt_project.yml's):$(foreach v,$(UNCERTAINTY_SETTINGS), $(v)=$($(v)))"
+	@echo "  related (empty: dbt_project.yml's): RELATED_PAPERS=$(RELATED_PAPERS) LABEL_AUDIT_THRESHOLD=$(LABEL_AUDIT_THRESHOLD)"
 	@echo "  VENUE_ID=$(VENUE_ID)  OPENREVIEW_URL=$(OPENREVIEW_URL)  LLM_URL=$(LLM_URL)  SNAPSHOT_DIR=$(SNAPSHOT_DIR)"
 	@echo "every command: .venv/bin/paperrank --help (docs/cli.md)"
 
@@ -188,13 +192,14 @@ docs: setup ## dbt docs as one static page: target/static_index.html opens from 
 	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static
 	@echo "open $(or $(DBT_TARGET_PATH),target)/static_index.html in a browser (no server needed)"
 
-bench: setup ## the ranking, uncertainty, rank-set, outcome and report-page benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
+bench: setup ## the ranking, uncertainty, rank-set, outcome, related-papers and report-page benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
 	$(PY) -m bench $(if $(BENCH_SCALES),--scales "$(BENCH_SCALES)")
 	$(PY) -m bench.uncertainty
 	$(PY) -m bench.rank_sets --command 15,10000,100000 --runs 3
 	$(PY) -m bench.rank_sets --command 1000000 --runs 1
 	$(PY) -m bench.rank_sets --scales 1m-short,1m-many --runs 2
 	$(PY) -m bench.outcomes --synthetic 1000000
+	$(PY) -m bench.related
 	@if [ -f "$(PAPERRANK_PUBLISHED_DB)" ]; then \
 	    $(PY) -m paperrank.report.bench --db "$(PAPERRANK_PUBLISHED_DB)" && \
 	    $(PY) -m bench.rank_sets --db "$(PAPERRANK_PUBLISHED_DB)" && \

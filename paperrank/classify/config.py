@@ -85,3 +85,53 @@ def load_config(path: Path | str | None = None) -> LLMConfig:
                 raise PaperrankError(f"config {target}: [llm].{key} must be a {kind.__name__}")
             values[key] = value
     return LLMConfig(**values).check()
+
+
+@dataclass(frozen=True)
+class SampledConfig:
+    """`classify run --strategy sampled` ([sampled] in config.toml): sample, check, confidence."""
+
+    sample_share: float
+    sample_min: int
+    check_share: float
+    confidence: float
+    seed: int
+
+    def override(self, **values: Any) -> SampledConfig:
+        return replace(self, **{k: v for k, v in values.items() if v is not None})
+
+    def check(self) -> SampledConfig:
+        for name in ("sample_share", "check_share"):
+            value = getattr(self, name)
+            if not 0 < value < 1:
+                raise PaperrankError(f"[sampled].{name} must be a number > 0 and < 1, got {value!r}")
+        if not 0 < self.confidence <= 1:
+            raise PaperrankError(f"[sampled].confidence must be a number > 0 and <= 1, got {self.confidence!r}")
+        if self.sample_min < 2 or self.seed < 0:
+            raise PaperrankError("[sampled].sample_min must be at least 2 and seed at least 0")
+        return self
+
+
+def load_sampled_config(path: Path | str | None = None) -> SampledConfig:
+    """[sampled] of config.toml, overlaid with the chosen file's [sampled] (same type rules)."""
+    sections = []
+    for target in (DEFAULT_CONFIG, config_path(path)):
+        try:
+            with target.open("rb") as handle:
+                sections.append(tomllib.load(handle).get("sampled") or {})
+        except tomllib.TOMLDecodeError as error:
+            raise PaperrankError(f"config {target} is not valid TOML: {error}") from None
+        except FileNotFoundError:
+            raise PaperrankError(f"config {target}: no such file") from None
+    values = dict(sections[0])
+    known = {f.name: f.type for f in fields(SampledConfig)}
+    for key, value in sections[1].items():
+        if key not in known:
+            raise PaperrankError(f"config {config_path(path)}: unknown key [sampled].{key}")
+        kind = type(values[key])
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise PaperrankError(f"config {config_path(path)}: [sampled].{key} must be a {kind.__name__}")
+        values[key] = value
+    return SampledConfig(**values).check()

@@ -5,6 +5,7 @@ Examples:
   paperrank classify run --taxonomy icml2026                     # LLM from classify/config.toml
   paperrank classify run --taxonomy icml2026 --backend keywords  # offline, deterministic
   paperrank classify run --taxonomy iclr2026 --model M --base-url URL --concurrency 32
+  paperrank classify run --taxonomy iclr2026 --strategy sampled  # about half the LLM calls
 
 The API key is read from the environment variable named by `api_key_env` in the config
 (OPENAI_API_KEY by default).  Each answer is written to raw.llm_responses as it arrives, so a
@@ -18,6 +19,7 @@ import logging
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,12 +36,13 @@ from paperrank.classify.backends import (
     is_loopback,
     safe_url,
 )
-from paperrank.classify.config import LLMConfig, load_config
+from paperrank.classify.config import LLMConfig, load_config, load_sampled_config
 from paperrank.classify.prompt import build_prompt
 from paperrank.classify.store import (
     Paper,
     ResponseStore,
     ensure_tables,
+    failed_papers,
     materialize_labels,
     pending_papers,
 )
@@ -70,6 +73,7 @@ class RunOptions:
     config: str | None = None
     db: str | None = None
     no_progress: bool = False
+    strategy: str = "every"
 
 
 @dataclass
@@ -158,39 +162,73 @@ def execute(args: RunOptions) -> tuple[RunStats, dict[str, Any]]:
     info = {"taxonomy": taxonomy.name, "backend": args.backend, "model": model,
             "prompt_hash": prompt_hash, "concurrency": concurrency,
             "endpoint": safe_url(config.base_url) if args.backend == "openai" else "offline"}
+    if args.strategy == "sampled" and (args.backend != "openai" or args.limit is not None):
+        raise PaperrankError("--strategy sampled saves LLM calls: it needs --backend openai and "
+                             "takes no --limit")
+    sampled_config = load_sampled_config(args.config) if args.strategy == "sampled" else None
     stats = RunStats()
     con = connect(args.db) if args.db else connect()
+
+    def make_backend() -> Backend:
+        return backend if backend is not None else OpenAIBackend(taxonomy, config, api_key(config))
+
+    def ask(papers: list[Paper]) -> list[Outcome]:
+        return _ask(con, papers, make_backend, concurrency, stats, args, taxonomy.name)
+
     try:
         ensure_tables(con)
         # Answers stored by a run that was killed before it could write its labels.
         stats.labels_written += materialize_labels(con, taxonomy.name)
         skip_areas = overridden_areas(taxonomy.name) if args.skip_overridden else []
-        papers = pending_papers(con, taxonomy.name, model, prompt_hash, venue=args.venue,
-                                skip_failed=args.skip_failed, skip_areas=skip_areas)
-        if args.limit is not None:
-            papers = papers[: args.limit]
-        stats.pending = len(papers)
-        if papers:
-            if backend is None:
-                backend = OpenAIBackend(taxonomy, config, api_key(config))
-            started = time.perf_counter()
-            progress = tqdm(total=len(papers), file=sys.stderr, unit="paper",
-                            desc=f"classify {taxonomy.name}", disable=args.no_progress,
-                            dynamic_ncols=True)
-            store = ResponseStore(con)
-            try:
-                asyncio.run(_run_and_close(papers, backend, store, concurrency, stats, progress))
-            except KeyboardInterrupt:
-                stats.interrupted = True
-            finally:
-                progress.close()
-                store.close()  # every answer received is in raw.llm_responses from here on
-                stats.wall_seconds = time.perf_counter() - started
-                # Even when the endpoint stopped the run, what was answered becomes labels.
-                stats.labels_written += materialize_labels(con, taxonomy.name)
+        if sampled_config is not None:
+            from paperrank.classify import sampled
+
+            failed = {p.paper_id for p in failed_papers(con, taxonomy.name, model, prompt_hash)}
+            info["sampled"] = sampled.run(
+                con, taxonomy, model, prompt_hash, sampled_config,
+                sampled.scope_papers(con, args.venue, skip_areas), ask, args.skip_failed, failed,
+                lambda: _materialize(con, stats, taxonomy.name))
+        else:
+            papers = pending_papers(con, taxonomy.name, model, prompt_hash, venue=args.venue,
+                                    skip_failed=args.skip_failed, skip_areas=skip_areas)
+            if args.limit is not None:
+                papers = papers[: args.limit]
+            ask(papers)
     finally:
         con.close()
     return stats, info
+
+
+def _materialize(con: Any, stats: RunStats, taxonomy: str) -> int:
+    written = materialize_labels(con, taxonomy)
+    stats.labels_written += written
+    return written
+
+
+def _ask(con: Any, papers: list[Paper], make_backend: Callable[[], Backend], concurrency: int,
+         stats: RunStats, args: RunOptions, taxonomy: str) -> list[Outcome]:
+    """Send `papers` to the backend, each answer stored as it arrives, then labelled; returns
+    their outcomes (none once the run was interrupted)."""
+    stats.pending += len(papers)
+    if not papers or stats.interrupted:
+        return []
+    backend = make_backend()
+    before = len(stats.outcomes)
+    started = time.perf_counter()
+    progress = tqdm(total=len(papers), file=sys.stderr, unit="paper", desc=f"classify {taxonomy}",
+                    disable=args.no_progress, dynamic_ncols=True)
+    store = ResponseStore(con)
+    try:
+        asyncio.run(_run_and_close(papers, backend, store, concurrency, stats, progress))
+    except KeyboardInterrupt:
+        stats.interrupted = True
+    finally:
+        progress.close()
+        store.close()  # every answer received is in raw.llm_responses from here on
+        stats.wall_seconds += time.perf_counter() - started
+        # Even when the endpoint stopped the run, what was answered becomes labels.
+        _materialize(con, stats, taxonomy)
+    return stats.outcomes[before:]
 
 
 async def _run_and_close(papers: list[Paper], backend: Backend, store: ResponseStore,
@@ -232,6 +270,8 @@ def render_summary(stats: RunStats, info: dict[str, Any]) -> str:
         f"wall time: {wall:.1f} s  requests/s: {rate:.2f}  papers/s: {paper_rate:.2f}",
         f"labels written to raw.paper_labels: {stats.labels_written}",
     ]
+    if info.get("sampled") is not None:
+        lines += info["sampled"].lines()
     return "\n".join(lines)
 
 
@@ -258,6 +298,10 @@ def render_summary(stats: RunStats, info: dict[str, Any]) -> str:
 @click.option("--config", help="config file (default: PAPERRANK_CLASSIFY_CONFIG, else paperrank/classify/config.toml)")
 @click.option("--db", help="warehouse file (default: PAPERRANK_DB or the project's)")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
+@click.option("--strategy", type=click.Choice(("every", "sampled")), default="every",
+              help="every: the LLM labels every paper; sampled: the LLM labels a random sample, a "
+                   "classifier trained on it labels the papers it is sure of, the LLM the rest and a "
+                   "check sample ([sampled] of the config; docs/related-papers.md)")
 def command(**options: Any) -> None:
     """Exit 0 when every paper got an answer, 1 when some failed (retried next run), 130 when
     interrupted; an endpoint that refuses every request is one line and exit 2."""

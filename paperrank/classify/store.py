@@ -122,6 +122,22 @@ def pending_papers(con: duckdb.DuckDBPyConnection, taxonomy: str, model: str, pr
     return [Paper(*row) for row in rows]
 
 
+def failed_papers(con: duckdb.DuckDBPyConnection, taxonomy: str, model: str,
+                  prompt_hash: str) -> list[Paper]:
+    """Papers given up for this taxonomy, model and prompt by an earlier run (what
+    --skip-failed leaves out)."""
+    rows = con.execute(
+        """
+        select distinct p.paper_id, p.title, p.abstract, p.primary_area
+        from raw.papers as p
+        inner join raw.llm_responses as f
+            on f.paper_id = p.paper_id and f.taxonomy = $taxonomy and f.model = $model
+           and f.prompt_hash = $prompt_hash and f.status = 'failed'
+        order by p.paper_id
+        """, {"taxonomy": taxonomy, "model": model, "prompt_hash": prompt_hash}).fetchall()
+    return [Paper(*row) for row in rows]
+
+
 _STOP = object()
 MAX_ROWS_PER_WRITE = 64
 

@@ -42,6 +42,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dbt": ("paperrank.pipeline.dbt_cli:command",
             "run a dbt command with the make settings, colour only on a terminal"),
     "rank-sets": ("paperrank.ranksets.cli:rank_sets", "rank confidence sets for a CSV of estimates"),
+    "related": ("paperrank.related.cli:command",
+                "related papers, sub-themes and the label audit of each venue (offline, cached)"),
 }
 
 

@@ -29,6 +29,7 @@ import pandas as pd
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError, WarehouseLocked
 from paperrank.core.seeds import review_score_columns
+from paperrank.related.store import DDL as DERIVED_DDL
 
 PAYLOAD_LIMIT = 4000  # characters of a rejected record kept for a person to read
 
@@ -154,6 +155,9 @@ def connect(path: Path | str | None = None, read_only: bool = False) -> duckdb.D
     target.parent.mkdir(parents=True, exist_ok=True)
     con = open_duckdb(target)
     con.execute(DDL)
+    # the derived schema too (empty until paperrank related runs), so dbt's `derived` sources
+    # exist in every warehouse a loader wrote
+    con.execute(DERIVED_DDL)
     _fill_reason_kinds(con)
     return con
 

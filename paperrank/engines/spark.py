@@ -23,6 +23,8 @@ from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import connect
 
 RAW_EXPORT = "raw_export"
+# paperrank.related's results, which dbt reads as the `derived` source (docs/related-papers.md)
+DERIVED_EXPORT = "derived_export"
 JAVA_HINT = "install Java 17 or newer (Debian: apt-get install openjdk-17-jre-headless)"
 
 
@@ -44,8 +46,9 @@ def java_problem() -> str | None:
     return None
 
 
-def export_raw(db: Path, folder: Path) -> dict[str, int]:
-    """Write every table of the DuckDB raw schema to `<folder>/<table>/part-0.parquet`.
+def export_raw(db: Path, folder: Path, schema: str = "raw") -> dict[str, int]:
+    """Write every table of the DuckDB schema `schema` (raw, or derived) to
+    `<folder>/<table>/part-0.parquet`.
 
     Each table's folder is emptied first, so a table that shrank leaves no stale file behind.
     Returns the rows written per table. The warehouse is opened read-only and closed again.
@@ -56,9 +59,9 @@ def export_raw(db: Path, folder: Path) -> dict[str, int]:
     try:
         tables = [row[0] for row in con.execute(
             "select table_name from information_schema.tables "
-            "where table_schema = 'raw' and table_type = 'BASE TABLE' order by table_name"
+            "where table_schema = ? and table_type = 'BASE TABLE' order by table_name", [schema]
         ).fetchall()]
-        if not tables:
+        if not tables and schema == "raw":
             raise PaperrankError(f"warehouse {db} has no raw tables; load data first")
         rows = {}
         for table in tables:
@@ -67,20 +70,21 @@ def export_raw(db: Path, folder: Path) -> dict[str, int]:
                 shutil.rmtree(target)
             target.mkdir(parents=True)
             path = str((target / "part-0.parquet").resolve()).replace("'", "''")
-            con.execute(f'copy raw."{table}" to \'{path}\' (format parquet)')
-            rows[table] = con.execute(f'select count(*) from raw."{table}"').fetchall()[0][0]
+            con.execute(f'copy "{schema}"."{table}" to \'{path}\' (format parquet)')
+            rows[table] = con.execute(f'select count(*) from "{schema}"."{table}"').fetchall()[0][0]
         return rows
     finally:
         con.close()
 
 
 def register_raw(folder: Path, tables: list[str], run_dbt: Callable[[list[str]], None],
-                 dbt_args: Sequence[str] = ()) -> None:
-    """Register the exported folders as Spark tables raw.<table> (dbt operation, spark target).
+                 dbt_args: Sequence[str] = (), schema: str = "raw") -> None:
+    """Register the exported folders as Spark tables <schema>.<table> (dbt operation, spark
+    target).
 
     `dbt_args` go to dbt as well (e.g. --project-dir, --target-path).
     """
-    args = {"location": str(folder.resolve()), "tables": tables}
+    args = {"location": str(folder.resolve()), "tables": tables, "schema": schema}
     run_dbt(["run-operation", "register_raw_tables", "--target", "spark",
              "--args", json.dumps(args), *dbt_args])
 

@@ -1,7 +1,8 @@
 """Export the DuckDB raw layer to Parquet and register it as the Spark tables raw.<table>.
 
 Run it after loading and before `dbt build --target spark` (`make build ENGINE=spark` does).
-The Parquet folders are `<PAPERRANK_SPARK_WAREHOUSE>/raw_export/<table>/`.
+The Parquet folders are `<PAPERRANK_SPARK_WAREHOUSE>/raw_export/<table>/`; the `derived` schema
+(what `paperrank related` computed) goes the same way, to `derived_export/` and derived.<table>.
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ from paperrank.core import config
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import db_path
 from paperrank.engines.dbt import run_dbt
-from paperrank.engines.spark import RAW_EXPORT, export_raw, java_problem, register_raw, warehouse_dir
+from paperrank.engines.spark import (
+    DERIVED_EXPORT,
+    RAW_EXPORT,
+    export_raw,
+    java_problem,
+    register_raw,
+    warehouse_dir,
+)
 
 
 @click.command("spark-raw", help=__doc__)
@@ -44,4 +52,8 @@ def sync(db: Path, warehouse: Path, dbt_args: Sequence[str] = ()) -> dict[str, i
     print(f"exported {len(rows)} raw tables to {folder}: "
           + ", ".join(f"{table} {count}" for table, count in rows.items()))
     register_raw(folder, list(rows), run_dbt, dbt_args)
+    derived = export_raw(db, warehouse / DERIVED_EXPORT, schema="derived")
+    if derived:  # a warehouse no loader of this version opened has none
+        print(f"exported {len(derived)} derived tables to {warehouse / DERIVED_EXPORT}")
+        register_raw(warehouse / DERIVED_EXPORT, list(derived), run_dbt, dbt_args, schema="derived")
     return rows

@@ -83,6 +83,8 @@ def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
     check_targets(exports, reports, venue)
     check_writable(working)
     log.parent.mkdir(parents=True, exist_ok=True)
+    # -- extra `related`: related papers, sub-themes, label audit (the derived schema, not raw) --
+    refresh_related(chosen, working)
     raw_before = fingerprint.take(working)
     gates = Gates(chosen, log)  # raw tables read now; checked beside dbt
     try:
@@ -104,6 +106,20 @@ def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
     for shown, page in pages:
         print(f"report for {shown}: {page}", flush=True)
     return build_id
+
+
+def refresh_related(chosen: Settings, working: Path) -> None:
+    """Related papers, sub-themes and the label audit for this build's venue, taxonomy and
+    labels, computed only where their inputs changed (paperrank.related), when the build holds
+    the extra `related`; before the raw fingerprint, which they do not touch (they write the
+    `derived` schema)."""
+    if "related" not in chosen.extras:
+        return
+    from paperrank.related import refresh
+
+    extra = dict(chosen.extra)
+    refresh(working, chosen.venue, taxonomy=chosen.taxonomy, label_model=chosen.label_model,
+            related_papers=extra.get("related_papers"), say=lambda line: print(line, flush=True))
 
 
 def report(report_dir: Path, venue: str, index: bool, **options: int) -> list[tuple[str, Path]]:

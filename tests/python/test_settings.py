@@ -74,6 +74,8 @@ WRONG = [
     ("{outcomes_method: bootstrap}",
      'var outcomes_method must be one of auto, resample, closed_form, got "bootstrap"'),
     ("{outcomes_row_budget: -1}", "var outcomes_row_budget must be a whole number >= 0"),
+    ("{related_papers: 0}", "var related_papers must be a whole number >= 1 and <= 100, got 0"),
+    ("{label_audit_threshold: 1.5}", "var label_audit_threshold must be a number > 0 and <= 1, got 1.5"),
     ("{ranking_signals: [rating_mean, novelty_mean]}",
      "var ranking_signals must list distinct signals of rating_mean, confidence_mean"),
 ]
@@ -95,6 +97,8 @@ HOSTILE = [
     ("weight_set", f"\"article_2026'; {DROP}; --\"", "unknown weight_set"),
     ("venue", f"\"SYNTH 2026'; {DROP}; --\"", "has no accepted papers"),
     ("label_model", f"\"truth'; {DROP}; --\"", "has no labels for taxonomy"),
+    ("related_papers", f"'5; {DROP}; select 1'", "var related_papers must be a whole number"),
+    ("label_audit_threshold", f"'0.9 or true; {DROP}; --'", "var label_audit_threshold must be a number"),
 ]
 
 

@@ -82,6 +82,9 @@ def built(spark: Path, iclr_loaded: Project, tmp_path_factory: pytest.TempPathFa
     scratch = tmp_path_factory.mktemp("engines")
     loaded = warehouse_copy(iclr_loaded, scratch)
     duck = Project(loaded.db, scratch / "duckdb")
+    # related papers, sub-themes and the label audit, computed before dbt (as `paperrank rank`
+    # does) and copied to Spark by sync with the raw layer
+    duck.paperrank("related", "--taxonomy", "iclr2026")
     duck.dbt("build", "--vars", VARS)
     on_spark = Project(duck.db, scratch / "spark")
     sync(duck.db, spark, dbt_options(scratch))
@@ -154,7 +157,8 @@ BUILD_IDENTITY = {"build_id", "built_at"}
 NON_EMPTY_MARTS = {"paper_rankings", "paper_rank_uncertainty", "category_top_n", "category_summary",
                    "category_rank_stability", "category_weight_sensitivity", "paper_weight_sensitivity",
                    "paper_rank_sets", "category_rank_sets", "excluded_papers", "build_settings",
-                   "build_marts"}
+                   "build_marts", "paper_related", "category_subthemes",
+                   "paper_subthemes", "label_audit"}
 
 
 def test_every_mart_agrees(built: dict[str, Project]) -> None:
