@@ -10,7 +10,8 @@
     UTF-8 byte order mark, so Excel reads accents right.
 -#}
 {% macro export_category_csvs(out_dir='exports', venue=none, bom=false) %}
-    {%- if out_dir is not string or (venue is not none and venue is not string) or bom not in (true, false) -%}
+    {%- if out_dir is not string or (venue is not none and venue is not string)
+        or bom not in (true, false) -%}
         {{ exceptions.raise_compiler_error(
             'export_category_csvs takes out_dir (text), venue (text) and bom (true or false)') }}
     {%- endif -%}
