@@ -63,7 +63,7 @@ DEMO_PUBLISHED_DB ?= warehouse/demo_published.duckdb
 DEMO_PAPERS ?=
 
 .PHONY: help setup setup-spark spark-raw demo run rank report build publications rollback export validate validate-raw \
-        validate-marts lint test test-fast test-python test-dbt docs bench bench-rank clean
+        validate-marts lint test test-fast test-times test-python test-dbt docs bench bench-rank clean
 
 help: ## the targets and the settings with their current values
 	@echo "targets (make <target>):"
@@ -157,11 +157,25 @@ lint: setup ## ruff, mypy and sqlfluff
 # without Java the Spark tests skip and say why (.ci/run installs Java first).
 HAVE_JAVA := $(shell command -v java >/dev/null 2>&1 && echo yes)
 
-test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test (Spark's too where Java is installed)
-	$(BIN)/pytest
+# pytest on both cores (pytest-xdist). --dist loadgroup keeps an xdist group on one worker: the
+# Spark module (one Spark session) and each module whose tests share a module-scoped build
+# (tests/python/conftest.py); every other test goes to whichever worker is free.
+TEST_WORKERS ?= 2
+PYTEST_XDIST = -n $(TEST_WORKERS) --dist loadgroup
+
+test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test on both cores (Spark's too where Java is installed)
+	$(BIN)/pytest $(PYTEST_XDIST)
 
 test-fast: setup ## every test not marked e2e (none starts dbt): the quick loop while editing
-	$(BIN)/pytest -m "not e2e" -n auto
+	$(BIN)/pytest -m "not e2e" $(PYTEST_XDIST)
+
+## docs/tests.md's table of each module's time: every test as make test runs them (no lint), its
+## JUnit XML kept in output/, the table rewritten (bench/suite_times.py reads --durations=0 too).
+TEST_TIMES ?= output/test-times.xml
+test-times: setup $(if $(HAVE_JAVA),setup-spark) ## every test as make test runs them, then docs/tests.md's table of module times
+	@mkdir -p $(dir $(TEST_TIMES))
+	$(BIN)/pytest $(PYTEST_XDIST) --junitxml=$(TEST_TIMES)
+	$(PY) -m bench.suite_times $(TEST_TIMES) --update docs/tests.md
 
 docs: setup ## dbt docs as one static page: target/static_index.html opens from file://
 	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static
