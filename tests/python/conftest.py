@@ -39,23 +39,6 @@ if getattr(sys.modules["__main__"], "__spec__", None) is None and not hasattr(sy
     sys.modules["__main__"].__file__ = str(Path(__file__).with_name("xdist_main.py"))
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests that share a module-scoped fixture form one xdist group, so `make test`
-    (`-n 2 --dist loadgroup`) runs them on one worker and the fixture is built once.
-
-    A module fixture is built once per worker that runs a test of its module: spread over both
-    workers (`--dist load`), a module's build would run twice. Tests without one (or with
-    session fixtures only, which the library shares) are spread one by one. A group a module
-    names itself (the Spark module's `xdist_group("spark")`) stays as it is."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None or item.get_closest_marker("xdist_group") is not None:
-            continue
-        if any(defs and defs[-1].scope in ("module", "class") for defs in info.name2fixturedefs.values()):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
-
-
 SYNTHETIC_VENUE = "SYNTH 2026"
 SYNTHETIC_PAPERS = 600
 SYNTHETIC_TAXONOMY = "icml2026"

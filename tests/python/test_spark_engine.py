@@ -5,10 +5,10 @@ other mart and the same CSVs; seeds with awkward text and every engine-specific 
 the same values on both engines.
 
 All Spark work runs in this process through dbt's programmatic runner, so every test shares one
-Spark session (it takes 20-40 s to start): under pytest-xdist the module is one xdist_group, so
-`make test --dist loadgroup` gives all of it to one worker. The DuckDB side runs in this process
-too, on the worker's one parse of the project. Skipped, with the reason, only when Java is
-missing; in CI (CI set) a missing Spark extra fails instead, since `.ci/run` installs it.
+Spark session (it takes 20-40 s to start): `make test` gives a module whole to one pytest-xdist
+worker (--dist loadfile). The DuckDB side runs in this process too, on the worker's one parse
+of the project. Skipped, with the reason, only when Java is missing; in CI (CI set) a missing
+Spark extra fails instead, since `.ci/run` installs it.
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ from paperrank.engines.dbt import run_dbt
 from paperrank.engines.spark import java_problem, marts_connection
 from paperrank.engines.spark_raw import sync
 
-# one worker runs the whole module (make test: --dist loadgroup), so one Spark session serves it
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("spark")]
+pytestmark = pytest.mark.e2e
 
 RANKING_COLUMNS = "venue, paper_id, category, category_rank, local_top_overall"
 

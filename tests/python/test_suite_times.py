@@ -9,7 +9,7 @@ import pytest
 
 from bench.suite_times import BEGIN, END, main, read, table
 
-# one run as pytest-xdist (--dist loadgroup) reports it: group suffixes, parameters, a class
+# one run as pytest-xdist reports it (with loadgroup's "@group" suffixes), parameters, a class
 JUNIT = """<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="5">
 <testcase classname="tests.python.test_slow" name="test_builds@test_slow" time="90.5" />
 <testcase classname="tests.python.test_slow" name="test_reads@test_slow" time="2.0" />
