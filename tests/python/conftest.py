@@ -71,8 +71,10 @@ def iclr_built(iclr_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -
         project = warehouse_copy(iclr_loaded, folder)
         *_loaders, rank = readme_iclr_example()
         # the README's `make rank ...` as written; the later settings keep its outputs in scratch
+        # B = 1000 on 1,657 papers: minutes, and more than 10 of them on a busy 2-core machine
+        # while the other worker builds too (the default 600 s timed out there)
         project.run(*rank, f"EXPORT_DIR={project.scratch / 'exports' / 'iclr2026'}",
-                    f"REPORT_DIR={project.scratch / 'report'}", "--no-print-directory")
+                    f"REPORT_DIR={project.scratch / 'report'}", "--no-print-directory", timeout=1800)
 
     folder = library.built(tmp_path_factory, "iclr2026_built", build)
     return Project(folder / "warehouse.duckdb", folder)

@@ -96,9 +96,9 @@ class Project:
             env["DBT_EXCLUDE_RESOURCE_TYPES"] = "unit_test"
         return env
 
-    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, check: bool = True, timeout: float = 600) -> subprocess.CompletedProcess[str]:
         result = subprocess.run(
-            list(args), cwd=self.root, env=self.env, capture_output=True, text=True, timeout=600
+            list(args), cwd=self.root, env=self.env, capture_output=True, text=True, timeout=timeout
         )
         if check and result.returncode != 0:
             raise AssertionError(
