@@ -78,7 +78,7 @@ DEMO_PUBLISHED_DB ?= warehouse/demo_published.duckdb
 DEMO_PAPERS ?=
 
 .PHONY: help setup setup-spark spark-raw demo run rank report build publish publications rollback export validate validate-raw \
-        validate-marts lint test test-fast test-python test-dbt docs bench bench-rank rank-sets-sql clean
+        validate-marts lint test test-fast test-times test-python test-dbt docs bench bench-rank rank-sets-sql clean
 
 help: ## the targets and the settings with their current values
 	@echo "targets (make <target>):"
@@ -179,11 +179,25 @@ lint: setup ## ruff, mypy and sqlfluff
 # without Java the Spark tests skip and say why (.ci/run installs Java first).
 HAVE_JAVA := $(shell command -v java >/dev/null 2>&1 && echo yes)
 
-test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test (Spark's too where Java is installed)
-	$(BIN)/pytest
+# pytest on both cores (pytest-xdist), a test module whole on one worker (--dist loadfile): the
+# Spark module's one Spark session and every module-scoped build are made once. (--dist loadgroup
+# groups nothing under pytest 9.2, whose node ids xdist 3.8 can no longer tag with the group.)
+TEST_WORKERS ?= 2
+PYTEST_XDIST = -n $(TEST_WORKERS) --dist loadfile
+
+test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test on both cores (Spark's too where Java is installed)
+	$(BIN)/pytest $(PYTEST_XDIST)
 
 test-fast: setup ## every test not marked e2e (none starts dbt): the quick loop while editing
-	$(BIN)/pytest -m "not e2e" -n auto
+	$(BIN)/pytest -m "not e2e" $(PYTEST_XDIST)
+
+## docs/tests.md's table of each module's time: every test as make test runs them (no lint), its
+## JUnit XML kept in output/, the table rewritten (bench/suite_times.py reads --durations=0 too).
+TEST_TIMES ?= output/test-times.xml
+test-times: setup $(if $(HAVE_JAVA),setup-spark) ## every test as make test runs them, then docs/tests.md's table of module times
+	@mkdir -p $(dir $(TEST_TIMES))
+	$(BIN)/pytest $(PYTEST_XDIST) --junitxml=$(TEST_TIMES)
+	$(PY) -m bench.suite_times $(TEST_TIMES) --update docs/tests.md
 
 rank-sets-sql: setup ## render paperrank rank-sets' SQL from macros/rank_sets/ again (after changing a rank-set macro)
 	$(PY) -m paperrank.ranksets.render

@@ -28,7 +28,7 @@ from pathlib import Path
 import library
 import pytest
 from docs_pages import readme_iclr_example
-from project import FEW_REPLICATES, ICLR, Project, require_shared, warehouse_copy
+from project import ICLR, Project, replicate_options, require_shared, warehouse_copy
 
 # A pytest-xdist worker (make test runs on both cores) has a __main__ without a file; pyspark,
 # installed with the Spark extra and imported by great-expectations, takes that for a doctest run
@@ -38,15 +38,10 @@ from project import FEW_REPLICATES, ICLR, Project, require_shared, warehouse_cop
 if getattr(sys.modules["__main__"], "__spec__", None) is None and not hasattr(sys.modules["__main__"], "__file__"):
     sys.modules["__main__"].__file__ = str(Path(__file__).with_name("xdist_main.py"))
 
+
 SYNTHETIC_VENUE = "SYNTH 2026"
 SYNTHETIC_PAPERS = 600
 SYNTHETIC_TAXONOMY = "icml2026"
-
-
-def replicate_options(settings: dict[str, int] = FEW_REPLICATES) -> list[str]:
-    """`paperrank` options of the few-replicates settings (`project.FEW_REPLICATES`)."""
-    return [option for name, value in settings.items()
-            for option in ("--" + name.replace("_", "-"), str(value))]
 
 
 @pytest.fixture(scope="session")
@@ -76,8 +71,10 @@ def iclr_built(iclr_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -
         project = warehouse_copy(iclr_loaded, folder)
         *_loaders, rank = readme_iclr_example()
         # the README's `make rank ...` as written; the later settings keep its outputs in scratch
+        # B = 1000 on 1,657 papers: minutes, and more than 10 of them on a busy 2-core machine
+        # while the other worker builds too (the default 600 s timed out there)
         project.run(*rank, f"EXPORT_DIR={project.scratch / 'exports' / 'iclr2026'}",
-                    f"REPORT_DIR={project.scratch / 'report'}", "--no-print-directory")
+                    f"REPORT_DIR={project.scratch / 'report'}", "--no-print-directory", timeout=1800)
 
     folder = library.built(tmp_path_factory, "iclr2026_built", build)
     return Project(folder / "warehouse.duckdb", folder)

@@ -37,6 +37,12 @@ def few_replicates(**settings: Any) -> str:
     return json.dumps({**FEW_REPLICATES, **settings})
 
 
+def replicate_options(settings: dict[str, int] = FEW_REPLICATES) -> list[str]:
+    """`paperrank` options of the few-replicates settings (`FEW_REPLICATES`)."""
+    return [option for name, value in settings.items()
+            for option in ("--" + name.replace("_", "-"), str(value))]
+
+
 def copy_project(root: Path) -> Path:
     """A copy of the dbt project (models, macros, seeds, tests, settings) to break on purpose."""
     for name in ("models", "macros", "seeds", "tests"):
@@ -90,9 +96,9 @@ class Project:
             env["DBT_EXCLUDE_RESOURCE_TYPES"] = "unit_test"
         return env
 
-    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, check: bool = True, timeout: float = 600) -> subprocess.CompletedProcess[str]:
         result = subprocess.run(
-            list(args), cwd=self.root, env=self.env, capture_output=True, text=True, timeout=600
+            list(args), cwd=self.root, env=self.env, capture_output=True, text=True, timeout=timeout
         )
         if check and result.returncode != 0:
             raise AssertionError(
@@ -133,6 +139,17 @@ class Project:
             raise AssertionError(f"paperrank {' '.join(args)} exited {code}\n"
                                  f"--- stdout\n{result.stdout[-5000:]}\n--- stderr\n{result.stderr[-5000:]}")
         return result
+
+    def dbt_in_process(self, *args: str, dbt_vars: str = "{}") -> Any:
+        """`dbt <args> --vars <dbt_vars>` in this process, on the process's one parse of the
+        project (`paperrank.pipeline.dbt.Dbt`, as `paperrank rank` runs its build): for raw dbt
+        commands (`run --select ...`, `show`, `docs generate`) whose command line is not what a
+        test checks. Returns dbt's result (a show's rows are in `.results[0].agate_table`);
+        raises (DbtFailed, PaperrankError) when the command fails."""
+        from paperrank.pipeline.dbt import Dbt
+
+        with self.environment():
+            return Dbt(dbt_vars).invoke(*args)
 
     @contextmanager
     def environment(self) -> Iterator[None]:

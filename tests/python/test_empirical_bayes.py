@@ -53,10 +53,12 @@ def synthetic_venue(path: Path, accepted_only: bool) -> dict[str, tuple[float, l
 def build(scratch: Path, accepted_only: bool) -> tuple[Project, dict]:
     project = Project(scratch / "warehouse.duckdb", scratch)
     truth = synthetic_venue(scratch / "venue.json", accepted_only)
-    project.paperrank("ingest", "file", str(scratch / "venue.json"), "--venue", "ICLR 2018")
-    project.paperrank("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
-    project.dbt("seed")
-    project.dbt("run", "-s", "+paper_posterior_rankings", "+empirical_bayes_priors", "--vars", VARS)
+    project.cli("ingest", "file", str(scratch / "venue.json"), "--venue", "ICLR 2018")
+    project.cli("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
+    # in this process, on the session's one parse: the posterior models and what they read
+    project.dbt_in_process("seed")
+    project.dbt_in_process("run", "-s", "+paper_posterior_rankings", "+empirical_bayes_priors",
+                           dbt_vars=VARS)
     return project, truth
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 import pytest
-from project import SHARED, Project, require_shared, rows, warehouse_copy
+from project import SHARED, Project, replicate_options, require_shared, rows, warehouse_copy
 
 pytestmark = pytest.mark.e2e  # loads and builds the ICLR 2018 venue
 
@@ -34,13 +34,15 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
     path = require_shared(ICLR2018)
     scratch = tmp_path_factory.mktemp("iclr2018")
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.paperrank("ingest", "file", str(path), "--venue", VENUE)
-    project.paperrank("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
-    # what `make rank VENUE="ICLR 2018" TAXONOMY=icml2026 WEIGHT_SET=rating_confidence` runs
-    project.paperrank("rank", "--taxonomy", "icml2026", "--venue", VENUE,
-                   "--weight-set", "rating_confidence",
-                   "--export-dir", str(scratch / "exports"),
-                   "--report-dir", str(scratch / "report"))
+    project.cli("ingest", "file", str(path), "--venue", VENUE)
+    project.cli("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
+    # what `make rank VENUE="ICLR 2018" TAXONOMY=icml2026 WEIGHT_SET=rating_confidence` runs, in
+    # this process, with few rank-uncertainty replicates: the tests read the outcome marts, whose
+    # posterior draws and validity bootstrap keep their own 200
+    project.cli("rank", "--taxonomy", "icml2026", "--venue", VENUE,
+                "--weight-set", "rating_confidence", *replicate_options(),
+                "--export-dir", str(scratch / "exports"),
+                "--report-dir", str(scratch / "report"))
     return project
 
 
@@ -85,8 +87,8 @@ def test_ranking_uncertainty_csvs_and_report_build(built: Project) -> None:
 
 
 def test_a_weight_set_needing_a_missing_signal_fails_naming_it(built: Project) -> None:
-    result = built.paperrank("rank", "--taxonomy", "icml2026", "--venue", VENUE,
-                          "--export-dir", str(built.scratch / "exports_default"), check=False)
+    result = built.cli("rank", "--taxonomy", "icml2026", "--venue", VENUE,
+                       "--export-dir", str(built.scratch / "exports_default"), check=False)
     assert result.returncode != 0
     out = result.stdout + result.stderr
     last = [line for line in out.splitlines() if line.startswith("error:")][-1]
@@ -241,8 +243,8 @@ def test_posteriors_match_pandas_and_draws_repeat(built: Project) -> None:
     before = rows(built.db, """select paper_id, posterior_expected_rank, posterior_p_top_n
                                from marts.paper_posterior_rankings order by paper_id""")
     assert before and all(r[1] is not None for r in before)
-    built.dbt("run", "-s", "int_eb_posterior_draws", "paper_posterior_rankings", "--vars",
-              json.dumps({"weight_set": "rating_confidence", "venue": VENUE}))
+    built.dbt_in_process("run", "-s", "int_eb_posterior_draws", "paper_posterior_rankings",
+                         dbt_vars=json.dumps({"weight_set": "rating_confidence", "venue": VENUE}))
     after = rows(built.db, """select paper_id, posterior_expected_rank, posterior_p_top_n
                               from marts.paper_posterior_rankings order by paper_id""")
     assert after == before
@@ -277,11 +279,12 @@ def closed_form(built: Project, tmp_path_factory: pytest.TempPathFactory) -> Pro
     """The same build with `auto` and no room to resample: both families take the closed form
     (with a top 5, so that the ICLR 2018 categories, 7-21 fitted papers, have a cutoff)."""
     copy = warehouse_copy(built, tmp_path_factory.mktemp("iclr2018_closed"))
-    copy.dbt("run", "-s", "int_eb_posterior_draws", "paper_posterior_rankings", "int_validity_groups",
-             "int_validity_group_papers", "int_validity_samples", "int_validity_bootstrap_metrics",
-             "ranking_validity", "--vars",
-             json.dumps({"weight_set": "rating_confidence", "venue": VENUE, "outcomes_row_budget": 0,
-                         "top_n": 5}))
+    copy.dbt_in_process(
+        "run", "-s", "int_eb_posterior_draws", "paper_posterior_rankings", "int_validity_groups",
+        "int_validity_group_papers", "int_validity_samples", "int_validity_bootstrap_metrics",
+        "ranking_validity",
+        dbt_vars=json.dumps({"weight_set": "rating_confidence", "venue": VENUE, "outcomes_row_budget": 0,
+                             "top_n": 5}))
     return copy
 
 

@@ -122,8 +122,7 @@ def test_exports_one_csv_per_ranked_category(built: Project) -> None:
 def test_reloading_the_same_inputs_changes_nothing(built: Project, tmp_path: Path) -> None:
     built = warehouse_copy(built, tmp_path)  # the reload writes
     before = read(built, "select count(*) as n, max(loaded_at) as at from raw.reviews").iloc[0]
-    result = built.paperrank("ingest", "file", str(ICLR / "accepted_papers.parquet"),
-                          "--venue", "ICLR 2026")
+    result = built.cli("ingest", "file", str(ICLR / "accepted_papers.parquet"), "--venue", "ICLR 2026")
     assert "papers loaded: 5358 (0 new or changed)" in result.stdout
     after = read(built, "select count(*) as n, max(loaded_at) as at from raw.reviews").iloc[0]
     assert (before == after).all()
@@ -131,7 +130,7 @@ def test_reloading_the_same_inputs_changes_nothing(built: Project, tmp_path: Pat
 
 def test_every_model_and_column_is_documented(built: Project, tmp_path: Path) -> None:
     built = warehouse_copy(built, tmp_path)  # dbt opens the warehouse for writing
-    built.dbt("docs", "generate", "--vars", "{taxonomy: iclr2026}")
+    built.dbt_in_process("docs", "generate", dbt_vars="{taxonomy: iclr2026}")
     target = built.scratch / "target"
     manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
     catalog = json.loads((target / "catalog.json").read_text(encoding="utf-8"))

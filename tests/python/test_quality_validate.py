@@ -32,7 +32,7 @@ def clean(synthetic_built: Project, tmp_path_factory: pytest.TempPathFactory) ->
 
 def broken_copy(clean: Project, tmp_path: Path, statement: str) -> Project:
     """A copy of the clean warehouse with `statement` applied to it."""
-    db = tmp_path / "broken.duckdb"
+    db = tmp_path / "warehouse.duckdb"
     shutil.copy(clean.db, db)
     con = duckdb.connect(str(db))
     try:
@@ -43,8 +43,9 @@ def broken_copy(clean: Project, tmp_path: Path, statement: str) -> Project:
 
 
 def gate(project: Project, stage: str, *extra: str) -> subprocess.CompletedProcess[str]:
-    """Run the gate as `make validate` does, keeping its Data Docs in the test's folder."""
-    return project.paperrank("validate", "--stage", stage, "--taxonomy", TAXONOMY, "--top-n", "30",
+    """Run the gate as `make validate` does, keeping its Data Docs in the test's folder: in this
+    process (great-expectations is imported once per pytest worker, not once per gate)."""
+    return project.cli("validate", "--stage", stage, "--taxonomy", TAXONOMY, "--top-n", "30",
         "--profile", "iclr2026", "--docs-dir", str(project.scratch / "docs"), *extra,
         check=False,
     )

@@ -5,7 +5,6 @@ P sums, thread count, seed), golden draws, and how far the closed-form method is
 from __future__ import annotations
 
 import hashlib
-import json
 import warnings
 from pathlib import Path
 
@@ -153,14 +152,17 @@ class ThreadedProject(Project):
         return super().env | {"PAPERRANK_DUCKDB_THREADS": self.threads}
 
 
+# the models downstream of the draws that a rebuild's tests read
+DRAWS_TO_MARTS = ("int_bootstrap_review_draws+", "int_weight_draws+")
+
+
 def rebuilt(built: Project, scratch: Path, vars_: str, threads: str = "2",
-            select: tuple[str, ...] = ("int_bootstrap_review_draws+", "int_weight_draws+"),
-            ) -> Project:
-    """A copy of the warehouse, in `scratch`, with the uncertainty models rebuilt under other
-    settings."""
+            select: tuple[str, ...] = DRAWS_TO_MARTS) -> Project:
+    """A copy of the warehouse, in `scratch`, with the uncertainty models `select` rebuilt under
+    other settings: dbt in this process, on the session's one parse of the project."""
     copy = warehouse_copy(built, scratch)
     copy = ThreadedProject(copy.db, copy.scratch, threads)
-    copy.dbt("run", "--select", *select, "--vars", vars_)
+    copy.dbt_in_process("run", "--select", *select, dbt_vars=vars_)
     return copy
 
 
@@ -189,7 +191,9 @@ def test_golden_draws() -> None:
         assert int(bits % np.uint64(n)) + 1 == pick
 
 
-def test_sql_generator_gives_the_golden_draws(built: Project, tmp_path: Path) -> None:
+def test_sql_generator_gives_the_golden_draws(tmp_path: Path) -> None:
+    """The SQL macros draw the golden bits and picks. The query is literals and the project's
+    macros, so it needs no data: dbt shows it on an empty warehouse of its own."""
     rows = " union all ".join(
         f"select {seed} as seed, '{paper}' as paper_id, {replicate} as replicate, {draw} as draw, "
         f"{n} as reviews" for seed, paper, replicate, draw, n in GOLDEN_PICKS)
@@ -202,19 +206,15 @@ def test_sql_generator_gives_the_golden_draws(built: Project, tmp_path: Path) ->
         "'streams', ['paper_id', 'seed', 'replicate', 'draw', 'reviews']) }} select seed, paper_id, "
         "replicate, draw, reviews, cast(random_bits as varchar) as bits, "
         "{{ mod64('random_bits', 'reviews') }} + 1 as pick from draws")
-    result = warehouse_copy(built, tmp_path).dbt("show", "--inline", inline, "--limit", "20", "--output", "json",
-                       "--log-format", "json")
-    shown = None
-    for line in result.stdout.splitlines():
-        event = json.loads(line)
-        preview = event.get("data", {}).get("preview")
-        if preview:
-            shown = json.loads(preview)
-    assert shown is not None, result.stdout[-2000:]
-    picks = {(r["seed"], r["paper_id"], r["replicate"], r["draw"], r["reviews"]): r["pick"]
-             for r in shown}
+    empty = Project(tmp_path / "warehouse.duckdb", tmp_path)
+    table = empty.dbt_in_process("show", "--inline", inline, "--limit", "20").results[0].agate_table
+    shown = [dict(zip(table.column_names, row, strict=True)) for row in table.rows]
+    assert len(shown) == len(GOLDEN_PICKS), shown
+    picks = {(int(r["seed"]), r["paper_id"], int(r["replicate"]), int(r["draw"]), int(r["reviews"])):
+             int(r["pick"]) for r in shown}
     assert picks == GOLDEN_PICKS
-    bits = {(r["seed"], r["paper_id"], r["replicate"], r["draw"]): int(r["bits"]) for r in shown}
+    bits = {(int(r["seed"]), r["paper_id"], int(r["replicate"]), int(r["draw"])): int(r["bits"])
+            for r in shown}
     for key, value in GOLDEN_BITS.items():
         assert bits[key] == value
 
@@ -299,7 +299,9 @@ def test_one_and_two_threads_give_identical_tables(built: Project, two_threads: 
 
 def test_a_different_seed_moves_each_p_by_less_than_five_standard_errors(
         built: Project, two_threads: Project, tmp_path: Path) -> None:
-    other = rebuilt(built, tmp_path, SMALL_B.replace("}", ", rank_uncertainty_seed: 7}"))
+    # the bootstrap's models alone: the weight sensitivity does not read the seed
+    other = rebuilt(built, tmp_path, SMALL_B.replace("}", ", rank_uncertainty_seed: 7}"),
+                    select=("int_bootstrap_review_draws+,+paper_rank_uncertainty",))
     a = read(two_threads.db, "select paper_id, p_top_n, p_top_n_se from marts.paper_rank_uncertainty")
     b = read(other.db, "select paper_id, p_top_n, p_top_n_se from marts.paper_rank_uncertainty")
     both = a.merge(b, on="paper_id")
@@ -317,16 +319,18 @@ def test_identical_reviews_collapse_every_interval(tmp_path) -> None:
     """A paper whose reviews all agree redraws to itself: every replicate is the point ranking."""
     project = Project(tmp_path / "warehouse.duckdb", tmp_path)
     venue_file, truth = tmp_path / "venue.parquet", tmp_path / "truth.parquet"
-    project.paperrank("ingest", "synthetic", "--papers", "400", "--seed", "3", "--venue", "SAME",
-                   "--out", str(venue_file), "--labels-out", str(truth))
+    project.cli("ingest", "synthetic", "--papers", "400", "--seed", "3", "--venue", "SAME",
+                "--out", str(venue_file), "--labels-out", str(truth))
     papers = pd.read_parquet(venue_file)
     for column in ("rating", "confidence", "soundness", "contribution", "presentation"):
         papers[column] = [[list(scores)[0]] * len(scores) for scores in papers[column]]
     papers.to_parquet(venue_file)
-    project.paperrank("ingest", "file", str(venue_file), "--venue", "SAME", "--profile", "iclr2026")
-    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
-    project.dbt("seed")
-    project.dbt("run", "--vars", "{top_n: 5, rank_uncertainty_replicates: 40}")
+    project.cli("ingest", "file", str(venue_file), "--venue", "SAME", "--profile", "iclr2026")
+    project.cli("classify", "import", str(truth), "--taxonomy", "icml2026")
+    project.dbt_in_process("seed")
+    # the mart and what it is built from, not the other marts
+    project.dbt_in_process("run", "--select", "+paper_rank_uncertainty",
+                           dbt_vars="{top_n: 5, rank_uncertainty_replicates: 40}")
     table = read(project.db, "select * from marts.paper_rank_uncertainty")
     assert len(table) > 100 and set(table["uncertainty_method"]) == {"bootstrap"}
     for column in ("rank_p05", "rank_p50", "rank_p95", "rank_mean"):

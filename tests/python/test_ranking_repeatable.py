@@ -9,7 +9,6 @@ test, not a timing."""
 from __future__ import annotations
 
 import hashlib
-import os
 
 import duckdb
 import numpy as np
@@ -39,12 +38,10 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
 
 def build(project: Project, threads: int) -> str:
     """Build the ranking with `threads` DuckDB threads; a digest of its bits, in paper_id order."""
-    os.environ["PAPERRANK_DUCKDB_THREADS"] = str(threads)
-    try:
-        project.dbt("build", "--select", "+paper_rankings", "--exclude", "resource_type:test",
-                    "resource_type:unit_test", "--vars", "{taxonomy: icml2026}")
-    finally:
-        del os.environ["PAPERRANK_DUCKDB_THREADS"]
+    with pytest.MonkeyPatch.context() as patch:  # read by profiles.yml at each dbt command
+        patch.setenv("PAPERRANK_DUCKDB_THREADS", str(threads))
+        project.dbt_in_process("build", "--select", "+paper_rankings", "--exclude", "resource_type:test",
+                               "resource_type:unit_test", dbt_vars="{taxonomy: icml2026}")
     con = duckdb.connect(str(project.db), read_only=True)
     try:
         rows = con.execute(

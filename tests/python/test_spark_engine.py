@@ -5,16 +5,16 @@ other mart and the same CSVs; seeds with awkward text and every engine-specific 
 the same values on both engines.
 
 All Spark work runs in this process through dbt's programmatic runner, so every test shares one
-Spark session (it takes 20-40 s to start). Skipped, with the reason, only when Java is missing;
-in CI (CI set) a missing Spark extra fails instead, since `.ci/run` installs it.
+Spark session (it takes 20-40 s to start): `make test` gives a module whole to one pytest-xdist
+worker (--dist loadfile). The DuckDB side runs in this process too, on the worker's one parse
+of the project. Skipped, with the reason, only when Java is missing; in CI (CI set) a missing
+Spark extra fails instead, since `.ci/run` installs it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import hashlib
-import io
 import json
 import os
 import re
@@ -27,7 +27,6 @@ import pandas as pd
 import pytest
 from project import REPO, Project, warehouse_copy
 
-from paperrank.cli import run
 from paperrank.engines.dbt import run_dbt
 from paperrank.engines.spark import java_problem, marts_connection
 from paperrank.engines.spark_raw import sync
@@ -85,29 +84,17 @@ def built(spark: Path, iclr_loaded: Project, tmp_path_factory: pytest.TempPathFa
     # related papers, sub-themes and the label audit, computed before dbt (as `paperrank rank`
     # does) and copied to Spark by sync with the raw layer
     duck.paperrank("related", "--taxonomy", "iclr2026")
-    duck.dbt("build", "--vars", VARS)
+    duck.dbt_in_process("build", dbt_vars=VARS)
     on_spark = Project(duck.db, scratch / "spark")
     sync(duck.db, spark, dbt_options(scratch))
     spark_dbt(scratch, "build", "--vars", VARS)
     for project, engine in ((duck, "duckdb"), (on_spark, "spark")):
-        printed = publish_in_process(project, "--taxonomy", "iclr2026", "--engine", engine)
+        # in this process: publish's marts-agree step runs dbt test on Spark, and a second
+        # process could not open the Spark metastore this process's session holds
+        printed = project.cli("publish", "--taxonomy", "iclr2026", "--engine", engine).stdout
         assert "[4/4] publish ... ok" in printed, printed
-        project.paperrank("export", "--export-dir", str(project.scratch / "exports" / "nested"))
+        project.cli("export", "--export-dir", str(project.scratch / "exports" / "nested"))
     return {"duckdb": duck, "spark": on_spark}
-
-
-def publish_in_process(project: Project, *args: str) -> str:
-    """`paperrank publish <args>` in this process: its marts-agree step runs dbt test on Spark,
-    and a second process could not open the Spark metastore this process's session holds."""
-    printed = io.StringIO()
-    with pytest.MonkeyPatch.context() as patch:
-        for name in ("PAPERRANK_DB", "PAPERRANK_PUBLISHED_DB", "DBT_TARGET_PATH", "DBT_LOG_PATH",
-                     "DBT_EXCLUDE_RESOURCE_TYPES"):
-            patch.setenv(name, project.env[name])
-        with contextlib.redirect_stdout(printed):
-            code = run(["publish", *args])
-    assert code == 0, printed.getvalue()[-3000:]
-    return printed.getvalue()
 
 
 def published(project: Project, sql: str) -> pd.DataFrame:
@@ -333,8 +320,8 @@ def test_seeds_and_dispatch_macros_agree_on_both_engines(spark: Path, tmp_path: 
     (root / "models" / "marts").mkdir(parents=True)
     (root / "models" / "marts" / "dispatch_probe.sql").write_text(DISPATCH_MODEL, encoding="utf-8")
 
-    project = Project(tmp_path / "w.duckdb", tmp_path, root=root)
-    project.dbt("build")
+    project = Project(tmp_path / "warehouse.duckdb", tmp_path, root=root)
+    project.dbt_in_process("build")
     spark_dbt(tmp_path, "build", project_dir=root)
     seed_sql = "select * from text_probe.text_probe order by label"
     model_sql = "select * from marts.dispatch_probe order by label"
@@ -393,7 +380,7 @@ def test_the_outcomes_closed_forms_agree(built: dict[str, Project], spark: Path)
               "int_validity_bootstrap_metrics", "ranking_validity", "int_eb_posterior_draws",
               "paper_posterior_rankings"]
     duck = built["duckdb"]
-    duck.dbt("run", "-s", *models, "--vars", closed)
+    duck.dbt_in_process("run", "-s", *models, dbt_vars=closed)
     spark_dbt(built["spark"].scratch, "run", "-s", *models, "--vars", closed)
     sql = ("select venue, category, population, outcome, score, metric, value, n, n_positive, "
            "ci_low, ci_high, interval_method from marts.ranking_validity "
