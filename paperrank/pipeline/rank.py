@@ -38,7 +38,12 @@ from paperrank.publish.locks import check_writable
 
 DEFAULT_EXPORT_DIR = config.DEFAULT_EXPORT_DIR
 DEFAULT_REPORT_DIR = config.DEFAULT_REPORT_DIR
-DEFAULT_LOG = config.dbt_log_path() / "pipeline.log"  # beside dbt.log
+
+
+def default_log() -> Path:
+    """pipeline.log beside dbt.log (in DBT_LOG_PATH or logs/), read when a command runs: a
+    process that runs several commands (a test session, a bench) may change the variable."""
+    return config.dbt_log_path() / "pipeline.log"
 
 
 @click.command("rank", help=__doc__)
@@ -48,7 +53,7 @@ DEFAULT_LOG = config.dbt_log_path() / "pipeline.log"  # beside dbt.log
 @click.option("--report-dir", type=click.Path(path_type=Path), default=DEFAULT_REPORT_DIR,
               help=f"folder of the experts' report pages (default {DEFAULT_REPORT_DIR})")
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
-@click.option("--log", type=click.Path(path_type=Path), default=DEFAULT_LOG,
+@click.option("--log", type=click.Path(path_type=Path), default=default_log,
               help="file the quality reports are appended to "
                    "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
 def command(chosen: Settings, export_dir: Path, report_dir: Path, bom: bool, log: Path) -> None:
