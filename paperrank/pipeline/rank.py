@@ -90,14 +90,20 @@ def rank(chosen: Settings, export_dir: Path, bom: bool, log: Path,
         build_id = audit_and_publish(chosen, log, steps, gates)
     finally:
         gates.stop()
-    # the export reads the published DuckDB file, whichever engine built it
-    steps.run("export", lambda: export(export_dir, chosen.venue, bom))
+    deliver(steps, export_dir, report_dir, chosen.venue, bom)
+    return build_id
+
+
+def deliver(steps: Steps, export_dir: Path, report_dir: Path, venue: str | None, bom: bool) -> None:
+    """The published build's CSVs, then its report: each switched in whole, so a run killed
+    here leaves each the previous build's or the new one's (the export reads the published
+    DuckDB file, whichever engine built it)."""
+    steps.run("export", lambda: export(export_dir, venue, bom))
     print(f"CSVs: {export_dir}/ (manifest.json lists them)", flush=True)
     pages = steps.run("experts' report", lambda: report_files.publish_report(
-        publish.published_path(), report_dir, [chosen.venue] if chosen.venue else None))
-    for venue, page in pages:
-        print(f"report for {venue}: {page}", flush=True)
-    return build_id
+        publish.published_path(), report_dir, [venue] if venue else None))
+    for shown, page in pages:
+        print(f"report for {shown}: {page}", flush=True)
 
 
 def check_targets(export_dir: Path, report_dir: Path) -> None:
@@ -144,10 +150,15 @@ def check_writable_by_readers(published: Path) -> None:
 
 def audit_and_publish(chosen: Settings, log: Path, steps: Steps, gates: Gates) -> str:
     """Audit the working warehouse's marts and, when they pass, publish them."""
-    working, published = db_path(), publish.published_path()
     steps.run("mart checks", gates.marts)
+    return publish_build(steps, chosen.engine)
+
+
+def publish_build(steps: Steps, engine: str) -> str:
+    """Publish the audited build of the working warehouse (one atomic switch); its build id."""
+    working, published = db_path(), publish.published_path()
     build_id, version = steps.run("publish", lambda: publish.publish(working, published,
-                                                                       engine=chosen.engine))
+                                                                       engine=engine))
     print(f"published build {build_id} of {working}: {published} -> {version.name}", flush=True)
     return build_id
 
