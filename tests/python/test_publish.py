@@ -38,21 +38,29 @@ DROPPED = "Sustainable AI"
 STEPS = Path(__file__).with_name("publish_steps.py")
 
 
+# what analysts get: every relation of these schemas, and the loaders' rejected records
+PUBLISHED = "schema_name in ('marts', 'seeds') or (schema_name, table_name) = " \
+            "('staging', 'stg_raw__rejected_records')"
+
+
 def content(db: Path) -> str:
-    """Hash of every published mart's rows (without the build's id and time, which differ
-    between two runs of the same build)."""
+    """Hash of the rows of every relation a publication holds (without the build's id and
+    time, which differ between two runs of the same build)."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         digest = hashlib.sha256()
-        tables = con.execute("select table_name from duckdb_tables() where schema_name = 'marts' "
-                             "order by 1").fetchall()
-        for (table,) in tables:
+        relations = con.execute(
+            "select distinct schema_name, table_name from duckdb_columns() "
+            f"where {PUBLISHED} order by all").fetchall()
+        assert {schema for schema, _ in relations} >= {"marts", "seeds", "staging"}, relations
+        for schema, table in relations:
             columns = [r[0] for r in con.execute(
-                "select column_name from duckdb_columns() where schema_name = 'marts' and "
+                "select column_name from duckdb_columns() where schema_name = ? and "
                 "table_name = ? and column_name not in ('build_id', 'built_at') order by column_index",
-                [table]).fetchall()]
-            rows = con.execute(f'select {", ".join(columns)} from marts."{table}" order by all').fetchall()
-            digest.update(f"{table}:{columns}:{rows!r}".encode())
+                [schema, table]).fetchall()]
+            rows = con.execute(f'select {", ".join(columns)} from "{schema}"."{table}" '
+                               "order by all").fetchall()
+            digest.update(f"{schema}.{table}:{columns}:{rows!r}".encode())
         return digest.hexdigest()
     finally:
         con.close()
