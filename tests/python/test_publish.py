@@ -243,24 +243,49 @@ def test_rollback_publishes_the_previous_build_and_its_csvs(small_built: Project
     assert listing.count("build ") == 2 and "top_n=5" in listing and "top_n=7" in listing
 
 
+def files(folder: Path, prefix: str) -> dict[str, tuple[int, int]]:
+    """Every file and link under `folder` whose top-level name starts with `prefix` (a target
+    and its versions folder), with its size and modification time."""
+    found = {}
+    for top in folder.glob(prefix + "*"):
+        paths = [top]
+        if top.is_dir() and not top.is_symlink():
+            paths += [Path(root) / name for root, dirs, names in os.walk(top) for name in dirs + names]
+        for path in paths:
+            try:
+                stat = path.lstat()
+            except OSError:  # gone while we looked
+                continue
+            found[str(path)] = (stat.st_size, stat.st_mtime_ns)
+    return found
+
+
 @dataclass(frozen=True)
 class KillPoint:
-    """Where a run is killed: `delay` seconds after it printed `step`, or, with `appears`, as
-    soon as that file (a glob under the venue's folder) exists after `step` was printed."""
+    """Where a run is killed, once it printed `step`: `delay` seconds later; or, with `appears`,
+    as soon as that file exists (a glob under the venue's folder); or, with `writes`, at the
+    step's first write, wherever it goes (any file or link under the venue's folder whose name
+    starts with `writes` made or changed: a staged version, or a target written in place)."""
 
     step: str
     delay: float = 0.0
     appears: str = ""
+    writes: str = ""
 
-    def reached(self, printed: bytes, folder: Path) -> bool:
+    def reached(self, printed: bytes, folder: Path, before: dict[str, tuple[int, int]]) -> bool:
         if self.step.encode() not in printed:
             return False
-        return not self.appears or next(folder.glob(self.appears), None) is not None
+        if self.appears:
+            return next(folder.glob(self.appears), None) is not None
+        if self.writes:
+            return files(folder, self.writes) != before
+        return True
 
 
 def run_and_kill(project: Project, argv: Sequence[str], point: KillPoint) -> tuple[bool, str]:
     """Start `argv` on `project` and kill -9 it at `point`: (killed, what it printed). A run
     that ended before the kill must have succeeded."""
+    before = files(project.scratch, point.writes) if point.writes else {}
     process = subprocess.Popen(list(argv), cwd=REPO, env=project.env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, start_new_session=True)
     printed = bytearray()
@@ -272,7 +297,7 @@ def run_and_kill(project: Project, argv: Sequence[str], point: KillPoint) -> tup
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
-    while process.poll() is None and not point.reached(bytes(printed), project.scratch):
+    while process.poll() is None and not point.reached(bytes(printed), project.scratch, before):
         time.sleep(0.001)
     time.sleep(point.delay)
     killed = process.poll() is None
@@ -309,13 +334,13 @@ def steps(project: Project) -> list[str]:
 # the steps after the audit, as publish_steps.py numbers them: each point kills one run
 AFTER_THE_AUDIT = [
     KillPoint("[1/3] publish"),
-    KillPoint("[1/3] publish", appears="published.duckdb.versions/.tmp-*"),  # half-copied
+    KillPoint("[1/3] publish", writes="published.duckdb"),  # the publication half-copied
     KillPoint("[1/3] publish", 0.15),
     KillPoint("[2/3] export"),
-    KillPoint("[2/3] export", appears="exports.versions/.tmp-*"),  # some CSVs written
+    KillPoint("[2/3] export", writes="exports"),  # the first CSV half-written
     KillPoint("[2/3] export", 0.3),
     KillPoint("[3/3] experts' report"),
-    KillPoint("[3/3] experts' report", appears="report.versions/.tmp-*"),
+    KillPoint("[3/3] experts' report", writes="report"),
     KillPoint("[3/3] experts' report", 0.1),
 ]
 
