@@ -14,7 +14,7 @@ the first pytest worker that asks for it (`library.built`: file-locked, so the w
 - `synthetic_built`: that venue after `paperrank rank` with few replicates (built, audited,
   published, exported, its report drawn), in-process;
 - `small_loaded`: a small venue for the path, settings and publication tests (SYNTH 2026 again,
-  80 papers: 29 ranked in all five ranked categories of icml2026, the primary-area override
+  80 papers: 28 ranked in all five ranked categories of icml2026, the primary-area override
   used), labels of model "truth", not built;
 - `small_built`: that venue after `paperrank rank --top-n 5` with few replicates, in-process:
   published (scratch/published.duckdb), exported (scratch/exports), its report
