@@ -86,7 +86,7 @@ class Dbt:
         if command[0] in LOADS_SEEDS:
             _check_seeds()
         if command[0] in RUNS_TESTS:  # so a failure explains this run's tests, never an older run's
-            (test_failures.DEFAULT_TARGET / "run_results.json").unlink(missing_ok=True)
+            (config.dbt_target_path() / "run_results.json").unlink(missing_ok=True)
         manifest = self.manifest
         argv = self._argv(list(command))
         try:
@@ -210,8 +210,9 @@ def _check_seeds() -> None:
 def _explain_failed_tests() -> None:
     """Print the offending rows of every failed dbt test (seed rows with their CSV lines);
     nothing when dbt stopped before running any (a settings or compile error says why)."""
-    if (test_failures.DEFAULT_TARGET / "run_results.json").exists():
-        test_failures.explain_failures(test_failures.DEFAULT_TARGET)
+    target = config.dbt_target_path()  # now, not at import: the process may run many commands
+    if (target / "run_results.json").exists():
+        test_failures.explain_failures(target)
 
 
 def release_warehouse() -> None:

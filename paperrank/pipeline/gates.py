@@ -18,6 +18,7 @@ once.  It ends with this process: when the pipe closes it stops.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import multiprocessing
@@ -92,13 +93,22 @@ class _Worker:
 
 
 _WORKER: _Worker | None = None
+_STOP_AT_EXIT = False
 
 
 def _worker() -> _Worker:
-    """This process's gate worker, started when there is none or the last one is gone."""
-    global _WORKER
+    """This process's gate worker, started when there is none or the last one is gone.
+
+    At exit the worker is stopped by closing its pipe, so it ends as a process does: left to
+    multiprocessing's own exit handler (registered earlier, so run later), a daemon is
+    terminated, and the resource tracker then prints a warning about the semaphores it held
+    after the command's last line."""
+    global _WORKER, _STOP_AT_EXIT
     if _WORKER is None or not _WORKER.process.is_alive():
         _WORKER = _Worker()
+        if not _STOP_AT_EXIT:
+            atexit.register(_discard_worker)
+            _STOP_AT_EXIT = True
     return _WORKER
 
 

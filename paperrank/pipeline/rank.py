@@ -36,7 +36,12 @@ from paperrank.publish.locks import check_writable
 
 DEFAULT_EXPORT_DIR = config.DEFAULT_EXPORT_DIR
 DEFAULT_REPORT_DIR = config.DEFAULT_REPORT_DIR
-DEFAULT_LOG = config.dbt_log_path() / "pipeline.log"  # beside dbt.log
+
+
+def default_log() -> Path:
+    """pipeline.log beside dbt.log (in DBT_LOG_PATH or logs/), read when a command runs: a
+    process that runs several commands (a test session, a bench) may change the variable."""
+    return config.dbt_log_path() / "pipeline.log"
 
 
 @click.command("rank", help=__doc__)
@@ -50,7 +55,7 @@ DEFAULT_LOG = config.dbt_log_path() / "pipeline.log"  # beside dbt.log
               help="papers each expert is asked to pick per category on the report's pages "
                    "(1 to 1000; default 5)")
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
-@click.option("--log", type=click.Path(path_type=Path), default=DEFAULT_LOG,
+@click.option("--log", type=click.Path(path_type=Path), default=default_log,
               help="file the quality reports are appended to "
                    "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
 def command(chosen: Settings, export_dir: Path | None, report_dir: Path | None, quota: str | None,
@@ -98,14 +103,20 @@ def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
         build_id = audit_and_publish(chosen, log, steps, gates, extras)
     finally:
         gates.stop()
-    # the export reads the published DuckDB file, whichever engine built it
+    deliver(steps, exports, reports, venue, bom, report_dir is None, **report_options)
+    return build_id
+
+
+def deliver(steps: Steps, exports: Path, reports: Path, venue: str, bom: bool, index: bool,
+            **report_options: int) -> None:
+    """The published build's CSVs, then its report page (with `index`, the report root's index
+    too): each switched in whole, so a run killed here leaves each the previous build's or the
+    new one's (the export reads the published DuckDB file, whichever engine built it)."""
     steps.run("export", lambda: export(exports, venue, bom))
     print(f"CSVs: {exports}/ (manifest.json lists them)", flush=True)
-    pages = steps.run("experts' report", lambda: report(reports, venue, report_dir is None,
-                                                        **report_options))
+    pages = steps.run("experts' report", lambda: report(reports, venue, index, **report_options))
     for shown, page in pages:
         print(f"report for {shown}: {page}", flush=True)
-    return build_id
 
 
 def refresh_related(chosen: Settings, working: Path) -> None:
@@ -181,12 +192,18 @@ def check_writable_by_readers(published: Path) -> None:
 def audit_and_publish(chosen: Settings, log: Path, steps: Steps, gates: Gates,
                       extras: tuple[str, ...]) -> str:
     """Audit the working warehouse's marts of the ranking and `extras` and, when they pass,
-    publish them: the build must hold exactly those extras (marts.build_settings.extras),
+    publish them."""
+    steps.run("mart checks", gates.marts)
+    return publish_build(steps, chosen.engine, extras)
+
+
+def publish_build(steps: Steps, engine: str, extras: tuple[str, ...] | None) -> str:
+    """Publish the audited build of the working warehouse (one atomic switch); its build id.
+    The build must hold exactly `extras` (marts.build_settings.extras; None: whatever it holds),
     and only its own marts (marts.build_marts) are copied."""
     working, published = db_path(), publish.published_path()
-    steps.run("mart checks", gates.marts)
     build_id, version = steps.run("publish", lambda: publish.publish(
-        working, published, engine=chosen.engine, extras=extras))
+        working, published, engine=engine, extras=extras))
     print(f"published build {build_id} of {working}: {published} -> {version.name}", flush=True)
     return build_id
 

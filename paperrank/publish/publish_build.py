@@ -29,7 +29,7 @@ from paperrank.publish.locks import check_writable
 
 @click.command("publish", help=__doc__)
 @settings_options
-@click.option("--log", type=click.Path(path_type=Path), default=rank.DEFAULT_LOG,
+@click.option("--log", type=click.Path(path_type=Path), default=rank.default_log,
               help="file the quality reports are appended to "
                    "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
 def command(chosen: Settings, log: Path) -> None:

@@ -12,11 +12,22 @@ the first pytest worker that asks for it (`library.built`: file-locked, so the w
 - `synthetic_loaded`: one synthetic venue (SYNTH 2026) and its true themes as labels of the
   model "truth", not yet built;
 - `synthetic_built`: that venue after `paperrank rank` with few replicates (built, audited,
-  published, exported, its report drawn), in-process.
+  published, exported, its report drawn), in-process;
+- `small_loaded`: a small venue for the path, settings and publication tests (SYNTH 2026 again,
+  80 papers: 28 ranked in all five ranked categories of icml2026, the primary-area override
+  used), labels of model "truth", not built;
+- `small_built`: that venue after `paperrank rank --top-n 5` with few replicates, in-process:
+  published (scratch/published.duckdb), exported (scratch/exports), its report
+  (scratch/report); what rank printed is in scratch/rank.out.
+
+A module whose tests share a build of their own (another shape, or a library venue taken
+further) makes it a library entry too (`library.built` in the module), so that pytest workers
+running its tests build it once.
 
 These files are shared: a test may read them (read-only connections, or `Project.in_scratch`
 for a scratch folder of its own) but never writes them. A test that writes takes its own copy
-(`warehouse_copy`, into its tmp_path). dbt's unit tests run once, in test_dbt_unit_tests.py;
+(`warehouse_copy`, into its tmp_path; `venue_copy` for the whole folder, publications, exports
+and report included). dbt's unit tests run once, in test_dbt_unit_tests.py;
 every other build excludes them (`Project`).
 """
 
@@ -110,4 +121,50 @@ def synthetic_built(synthetic_loaded: Project, tmp_path_factory: pytest.TempPath
                     "--report-dir", str(folder / "report"))
 
     folder = library.built(tmp_path_factory, "synthetic_built", build)
+    return Project(folder / "warehouse.duckdb", folder)
+
+
+SMALL_PAPERS = 80
+
+
+def load_synthetic(project: Project, papers: int, venue: str = SYNTHETIC_VENUE,
+                   seed: int | None = None) -> None:
+    """Generate a synthetic venue (files in the project's scratch folder), load it with the ICLR
+    review form and import its true themes as labels of model "truth" (taxonomy icml2026)."""
+    name = venue.replace(" ", "_")
+    out, truth = project.scratch / f"{name}.parquet", project.scratch / f"{name}_truth.parquet"
+    project.cli("ingest", "synthetic", "--papers", str(papers), "--venue", venue, "--out", str(out),
+                "--labels-out", str(truth), *(["--seed", str(seed)] if seed is not None else []))
+    project.cli("ingest", "file", str(out), "--venue", venue, "--profile", "iclr2026")
+    project.cli("classify", "import", str(truth), "--taxonomy", SYNTHETIC_TAXONOMY, "--model", "truth")
+
+
+@pytest.fixture(scope="session")
+def small_loaded(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The small synthetic venue (SYNTH 2026, 80 papers, seed 2026) and its true themes as
+    labels of model "truth": for tests of paths, settings and publications, whose builds cost
+    dbt's work per model, not per paper."""
+
+    def load(folder: Path) -> None:
+        load_synthetic(Project(folder / "warehouse.duckdb", folder), SMALL_PAPERS)
+
+    folder = library.built(tmp_path_factory, "small_loaded", load)
+    return Project(folder / "warehouse.duckdb", folder)
+
+
+@pytest.fixture(scope="session")
+def small_built(small_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The small venue after `paperrank rank --top-n 5` with few replicates, in-process: built,
+    audited, published (scratch/published.duckdb), exported (scratch/exports), its report drawn
+    (scratch/report); what rank printed in scratch/rank.out. Tests that write take
+    `venue_copy(small_built, tmp_path)`."""
+
+    def build(folder: Path) -> None:
+        project = warehouse_copy(small_loaded, folder)
+        ranked = project.cli("rank", "--taxonomy", SYNTHETIC_TAXONOMY, "--profile", "iclr2026",
+                             "--top-n", "5", *replicate_options(), "--export-dir", str(folder / "exports"),
+                             "--report-dir", str(folder / "report"))
+        (folder / "rank.out").write_text(ranked.stdout, encoding="utf-8")
+
+    folder = library.built(tmp_path_factory, "small_built", build)
     return Project(folder / "warehouse.duckdb", folder)

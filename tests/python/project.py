@@ -178,6 +178,36 @@ def warehouse_copy(source: Project, scratch: Path, root: Path = REPO) -> Project
     return Project(db, scratch, root)
 
 
+def venue_copy(source: Project, scratch: Path) -> Project:
+    """A copy of `source`'s whole folder in `scratch`, bound to it: the working warehouse, the
+    published warehouse, the exports and the report with their versions, for a test that
+    writes after a publication (a rollback, another rank, a kill). The links between versions
+    are relative, so the copy's point into the copy; dbt's target and logs stay behind."""
+    left = {"target", "logs", ".built"}
+    shutil.copytree(source.scratch, scratch, symlinks=True, dirs_exist_ok=True,
+                    ignore=lambda folder, names: left & set(names)
+                    if Path(folder) == source.scratch else set())
+    return Project(scratch / source.db.name, scratch, source.root)
+
+
+@contextmanager
+def dbt_not_started(project: Project) -> Iterator[None]:
+    """Fail unless the block, run in this process, starts no dbt: the process's parses
+    (`paperrank.pipeline.dbt.MANIFESTS`) are set aside for an empty table that must stay empty,
+    and `project`'s dbt target folder, where any dbt command writes first, must not appear."""
+    from paperrank.pipeline import dbt
+
+    target = Path(project.env["DBT_TARGET_PATH"])
+    existed = target.exists()
+    kept, dbt.MANIFESTS = dbt.MANIFESTS, {}
+    try:
+        yield
+        assert dbt.MANIFESTS == {}, "dbt started: the project was parsed"
+        assert existed or not target.exists(), f"dbt started: it wrote {target}"
+    finally:
+        dbt.MANIFESTS = kept
+
+
 def rows(db: Path, sql: str) -> list[tuple]:
     """The rows `sql` selects from the warehouse file `db`, read-only."""
     con = duckdb.connect(str(db), read_only=True)
@@ -190,23 +220,27 @@ def rows(db: Path, sql: str) -> list[tuple]:
 class InProcessDbt:
     """dbt in the test's own process, the project parsed once, for many commands on one warehouse.
 
-    A dbt command in a process of its own pays Python's imports of dbt and a full parse (new
-    --vars invalidate dbt's partial parse): seconds each, for tests that only need to see the
-    on-run-start settings check refuse a var. Here the manifest is parsed once and every command
-    runs on it with its own --vars (vars reach the check when it runs, not at parse time), the
-    way `paperrank.pipeline.dbt.Dbt` runs a build and its export. Each call returns what a
-    subprocess would: the exit code and the lines dbt prints.
+    A dbt command in a process of its own pays Python's imports of dbt and a full parse: seconds
+    each, for tests that only need to see the on-run-start settings check refuse a var. Here
+    every command runs with its own --vars (vars reach the check when it runs, not at parse
+    time) on the parse `paperrank.pipeline.dbt.Dbt` keeps for the process: one parse per
+    project (and warehouse file name) for these commands and the pipelines run in-process
+    (`Project.cli`) alike. Each call returns what a subprocess would: the exit code and the
+    lines dbt prints.
     """
 
     def __init__(self, project: Project) -> None:
-        from dbt.cli.main import dbtRunner  # dbt's import is slow: only where it runs
-
         self.project = project
         with self._environment():
-            parsed = dbtRunner().invoke(["parse", *self._options()])
-        if not parsed.success:
-            raise AssertionError(f"dbt parse failed: {parsed.exception}")
-        self.manifest = parsed.result
+            self._manifest()  # parsed now, unless a command of this process parsed it already
+
+    @staticmethod
+    def _manifest() -> Any:
+        """The process's parse of the project (`paperrank.pipeline.dbt.MANIFESTS`, shared with
+        the pipeline commands run in-process), its nodes as they were parsed."""
+        from paperrank.pipeline.dbt import Dbt
+
+        return Dbt("{}").manifest
 
     def _options(self) -> list[str]:
         root, scratch = self.project.root, self.project.scratch
@@ -228,7 +262,7 @@ class InProcessDbt:
 
         with self._environment():
             try:
-                result = dbtRunner(manifest=self.manifest, callbacks=[keep]).invoke(
+                result = dbtRunner(manifest=self._manifest(), callbacks=[keep]).invoke(
                     [*args, *self._options()])
             finally:
                 release_warehouse()

@@ -1,6 +1,13 @@
 """The CSV export: one file per ranked category of the published build, folders created, one
 venue at a time, no category name can write outside the folder it is given, and no cell a
-spreadsheet would run as a formula."""
+spreadsheet would run as a formula.
+
+The export is one function (paperrank.publish.category_csvs) behind three doors: the pipeline
+and `paperrank export` call it directly, ops' `dbt run-operation export_category_csvs` through
+a macro and the dbt-duckdb plugin. Two tests go through ops' door (a missing venue, the byte
+order mark: the macro's arguments), the others through `paperrank export`, in-process. One
+published build of two venues serves them all (`two_venues`, a library entry).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +16,12 @@ import json
 from pathlib import Path
 
 import duckdb
+import library
 import pytest
-from project import Project, copy_project, few_replicates, warehouse_copy
+from conftest import load_synthetic, replicate_options
+from project import InProcessDbt, Project, copy_project, few_replicates, warehouse_copy
+
+from paperrank.publish import publish
 
 pytestmark = pytest.mark.e2e
 
@@ -19,51 +30,67 @@ HOSTILE_TITLES = ['=HYPERLINK("http://evil.example","click")', "+1+2", "-2+3", "
                   "\tTabbed", "\rReturned", "＝SUM(1)", "A plain title, with = inside"]
 
 
-@pytest.fixture(scope="module")
-def two_venues(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    scratch = tmp_path_factory.mktemp("export")
-    project = Project(scratch / "w.duckdb", scratch)
-    for venue, seed in (("SYNTH 2026", 1), ("SYNTH 2027", 2)):
-        name = venue.replace(" ", "_")
-        out, truth = scratch / f"{name}.parquet", scratch / f"{name}_truth.parquet"
-        project.paperrank("ingest", "synthetic", "--papers", "600", "--seed", str(seed),
-                       "--venue", venue, "--out", str(out), "--labels-out", str(truth))
-        project.paperrank("ingest", "file", str(out), "--venue", venue, "--profile", "iclr2026")
-        project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
-    con = duckdb.connect(str(project.db))
-    try:
-        ids = [r[0] for r in con.execute("""
-            select p.paper_id from raw.papers as p
-            inner join raw.paper_labels as l on l.paper_id = p.paper_id
-            where p.venue = 'SYNTH 2027' and l.category = 'Agentic AI' and p.is_accepted
-              and lower(p.primary_area) <> 'datasets and benchmarks'
-              and p.paper_id in (select paper_id from raw.reviews)
-            order by p.paper_id limit ?""", [len(HOSTILE_TITLES)]).fetchall()]
-        for paper_id, title in zip(ids, HOSTILE_TITLES, strict=True):
-            con.execute("update raw.papers set title = ? where paper_id = ?", [title, paper_id])
-    finally:
-        con.close()
-    project.dbt("build", "--vars", few_replicates(top_n=5))
-    project.paperrank("publish", "--top-n", "5")
-    return project
+@pytest.fixture(scope="session")
+def two_venues(small_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The library's small venue (SYNTH 2026) and a second one (SYNTH 2027, 400 papers, seed 2:
+    at least 8 ranked in each category, so every CSV has a paper past the top 5), hostile titles
+    in SYNTH 2027's Agentic AI, built with top_n 5 and few replicates and published, in-process,
+    once per session. Read-only for the tests."""
+
+    def build(folder: Path) -> None:
+        project = warehouse_copy(small_loaded, folder)
+        load_synthetic(project, 400, venue="SYNTH 2027", seed=2)
+        con = duckdb.connect(str(project.db))
+        try:
+            ids = [r[0] for r in con.execute("""
+                select p.paper_id from raw.papers as p
+                inner join raw.paper_labels as l on l.paper_id = p.paper_id
+                where p.venue = 'SYNTH 2027' and l.category = 'Agentic AI' and p.is_accepted
+                  and lower(p.primary_area) <> 'datasets and benchmarks'
+                  and p.paper_id in (select paper_id from raw.reviews)
+                order by p.paper_id limit ?""", [len(HOSTILE_TITLES)]).fetchall()]
+            for paper_id, title in zip(ids, HOSTILE_TITLES, strict=True):
+                con.execute("update raw.papers set title = ? where paper_id = ?", [title, paper_id])
+        finally:
+            con.close()
+        project.cli("build", "--top-n", "5", *replicate_options())
+        project.cli("publish", "--top-n", "5")
+
+    folder = library.built(tmp_path_factory, "export_two_venues", build)
+    return Project(folder / "warehouse.duckdb", folder)
 
 
-def export(project: Project, args: str, check: bool = True):
-    return project.dbt("run-operation", "export_category_csvs", "--vars", "{top_n: 5}",
-                       "--args", args, check=check)
+@pytest.fixture
+def ops(two_venues: Project, tmp_path: Path) -> InProcessDbt:
+    """Ops' door: dbt in this process (dbt's target and logs in the test's folder), as the
+    macro's own docs run it: `--target published` opens no warehouse file, the export attaches
+    the published one read-only."""
+    project = two_venues.in_scratch(tmp_path / "dbt")
+    project.published = two_venues.published
+    return InProcessDbt(project)
 
 
-def test_several_venues_need_a_venue(two_venues: Project) -> None:
-    folder = two_venues.scratch / "never"
-    result = export(two_venues, f"{{out_dir: '{folder}'}}", check=False)
+def export(dbt: InProcessDbt, args: str, check: bool = True):
+    return dbt("run-operation", "export_category_csvs", "--target", "published", "--vars", "{top_n: 5}",
+               "--args", args, check=check)
+
+
+def paperrank_export(project: Project, folder: Path, *options: str, check: bool = True):
+    """`paperrank export` in this process."""
+    return project.cli("export", "--export-dir", str(folder), *options, check=check)
+
+
+def test_several_venues_need_a_venue(ops: InProcessDbt, tmp_path: Path) -> None:
+    folder = tmp_path / "never"
+    result = export(ops, f"{{out_dir: '{folder}'}}", check=False)
     assert result.returncode != 0
     assert "holds 2 venues (SYNTH 2026, SYNTH 2027)" in result.stdout
     assert not folder.exists()
 
 
-def test_one_csv_per_ranked_category_in_a_new_nested_folder(two_venues: Project) -> None:
-    folder = two_venues.scratch / "deep" / "er" / "exports"
-    export(two_venues, f"{{out_dir: '{folder}', venue: 'SYNTH 2027'}}")
+def test_one_csv_per_ranked_category_in_a_new_nested_folder(two_venues: Project, tmp_path: Path) -> None:
+    folder = tmp_path / "deep" / "er" / "exports"
+    paperrank_export(two_venues, folder, "--venue", "SYNTH 2027")
     files = sorted(p.name for p in folder.glob("*.csv"))
     assert files == ["agentic-ai.csv", "ai-systems.csv", "healthcare-life-sciences.csv",
                      "physical-ai.csv", "sustainable-ai.csv"]
@@ -75,9 +102,10 @@ def test_one_csv_per_ranked_category_in_a_new_nested_folder(two_venues: Project)
         assert [r["is_top_n"] for r in table[:6]] == ["TRUE"] * 5 + ["FALSE"]
 
 
-def test_formula_cells_are_neutralised_and_types_are_spreadsheet_friendly(two_venues: Project) -> None:
-    folder = two_venues.scratch / "formulas"
-    export(two_venues, f"{{out_dir: '{folder}', venue: 'SYNTH 2027'}}")
+def test_formula_cells_are_neutralised_and_types_are_spreadsheet_friendly(two_venues: Project,
+                                                                           tmp_path: Path) -> None:
+    folder = tmp_path / "formulas"
+    paperrank_export(two_venues, folder, "--venue", "SYNTH 2027")
     with (folder / "agentic-ai.csv").open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     titles = {r["title"] for r in rows}
@@ -92,9 +120,10 @@ def test_formula_cells_are_neutralised_and_types_are_spreadsheet_friendly(two_ve
         float(row["z_rating_mean"]), int(row["category_rank"])
 
 
-def test_excel_option_writes_a_byte_order_mark_and_the_manifest_tells(two_venues: Project) -> None:
-    folder = two_venues.scratch / "excel"
-    export(two_venues, f"{{out_dir: '{folder}', venue: 'SYNTH 2027', bom: true}}")
+def test_excel_option_writes_a_byte_order_mark_and_the_manifest_tells(ops: InProcessDbt,
+                                                                        tmp_path: Path) -> None:
+    folder = tmp_path / "excel"
+    export(ops, f"{{out_dir: '{folder}', venue: 'SYNTH 2027', bom: true}}")
     data = (folder / "agentic-ai.csv").read_bytes()
     assert data.startswith(b"\xef\xbb\xbfcategory_rank,")
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
@@ -103,20 +132,24 @@ def test_excel_option_writes_a_byte_order_mark_and_the_manifest_tells(two_venues
     assert {"presentation_mean", "z_presentation_mean"} <= set(manifest["columns"])  # from the macro
 
 
-def test_a_slug_that_escapes_the_folder_is_refused(synthetic_loaded: Project, tmp_path: Path) -> None:
+def test_a_slug_that_escapes_the_folder_is_refused(small_loaded: Project, tmp_path: Path) -> None:
     root = copy_project(tmp_path / "project")
     taxonomies = root / "seeds" / "taxonomies.csv"
     taxonomies.write_text(taxonomies.read_text(encoding="utf-8").replace(
         ",agentic-ai,", ",../../escaped,"), encoding="utf-8")
-    project = warehouse_copy(synthetic_loaded, tmp_path, root=root)
+    project = warehouse_copy(small_loaded, tmp_path, root=root)
+    dbt = InProcessDbt(project)
 
-    build = project.dbt("build", "--vars", few_replicates(), check=False)
+    # the seed's own test refuses the slug
+    build = dbt("build", "--select", "taxonomies", check=False)
     assert build.returncode != 0 and "matches_pattern_taxonomies_slug" in build.stdout
-    project.dbt("run", "--vars", few_replicates())
-    project.paperrank("publish")  # the audit does not re-run dbt's tests
+    # built and published anyway (the publish does not re-run dbt's tests): the export refuses
+    dbt("seed")
+    dbt("run", "--select", "+paper_rankings +build_settings", "--vars", few_replicates())
+    with project.environment():
+        publish.publish(project.db, project.published)
     folder = tmp_path / "out" / "exports"
-    result = project.dbt("run-operation", "export_category_csvs",
-                         "--args", f"{{out_dir: '{folder}'}}", check=False)
-    assert result.returncode != 0
-    assert "which is not a safe file name" in result.stdout
+    result = paperrank_export(project, folder, check=False)
+    assert result.returncode == 2
+    assert "which is not a safe file name" in result.stderr
     assert not list(tmp_path.rglob("escaped*"))

@@ -23,7 +23,7 @@ import pytest
 from fake_llm_server import FakeLLM
 from notes_testkit import VENUE_ID, read_sample
 from openreview_fake_server import FakeOpenReview, as_api_note
-from project import REPO, Project
+from project import FEW_REPLICATES, REPO, Project
 
 pytestmark = pytest.mark.e2e
 
@@ -88,6 +88,11 @@ def read_csv(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+def few_replicates_settings() -> list[str]:
+    """make's settings for `project.FEW_REPLICATES` (RANK_UNCERTAINTY_REPLICATES=20 ...)."""
+    return [f"{name.upper()}={value}" for name, value in FEW_REPLICATES.items()]
+
+
 def key_hits(db: Path) -> tuple[list[str], int]:
     """Every table or view column of the warehouse whose text holds the key; columns scanned."""
     con = duckdb.connect(str(db), read_only=True)
@@ -139,19 +144,22 @@ def test_make_run_from_venue_id_to_csvs(tmp_path, monkeypatch):
         assert set(LLM_CHOICES) <= set(choices), choices
         return choose(html.unescape(title or ""))
 
+    # through make: the operator's one command is the point (few replicates: the uncertainty
+    # is not what this test reads)
     with FakeOpenReview(VENUE_ID, served) as openreview, FakeLLM(chooser=chooser) as llm:
-        def make_run() -> str:
+        def make_run(*extra: str) -> str:
             result = project.run(
                 "make", "--no-print-directory", "run", f"VENUE_ID={VENUE_ID}", f"VENUE={VENUE}",
                 f"TAXONOMY={TAXONOMY}", "PROFILE=iclr2026", f"OPENREVIEW_URL={openreview.base_url}",
                 f"LLM_URL={llm.base_url}", f"EXPORT_DIR={exports}", f"SNAPSHOT_DIR={snapshots}",
-                f"REPORT_DIR={tmp_path / 'report'}")
+                f"REPORT_DIR={tmp_path / 'report'}", *few_replicates_settings(), *extra)
             return result.stdout + result.stderr
 
         output = make_run()
         first_requests = list(llm.requests)
-        # a second run fetches again, loads the same notes, and asks the LLM nothing
-        output_again = make_run()
+        # a second run fetches again, loads the same notes, and asks the LLM nothing; its last
+        # step, `$(MAKE) rank`, is the first run's again: MAKE=true makes that line a no-op
+        output_again = make_run("MAKE=true")
         second_requests = llm.requests[len(first_requests):]
         notes_requests = list(openreview.requests)
 

@@ -9,11 +9,16 @@ names give the same report file name (`SYNTH 2026`, `Synth-2026`).
 - an analyst's read-write connection to the published file, a truncated working warehouse
   and a full disk ended in tracebacks or DuckDB's raw lock text, and a lock taken by another
   process between the lock check and dbt's start in 230 lines of dbt's traceback.
+
+The venue is built once per session (`degenerate`, a library entry); each test that writes
+runs its pipelines in-process on a copy of it. A subprocess stays where the process itself is
+the point: a file-size limit or a read-only mount holds for a whole process.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import signal
 import subprocess
@@ -22,45 +27,52 @@ import textwrap
 from pathlib import Path
 
 import duckdb
+import library
 import pytest
-from project import BIN, REPO, Project, rows
+from conftest import replicate_options
+from project import BIN, REPO, InProcessDbt, Project, dbt_not_started, few_replicates, rows, venue_copy, warehouse_copy
 from test_paperlists import paper, write_json
 
-from paperrank.publish import versions
+from paperrank.core.errors import PaperrankError
+from paperrank.publish import publish, report_files, versions
 
-pytestmark = pytest.mark.e2e  # runs make rank / publish pipelines
+pytestmark = pytest.mark.e2e  # runs rank / publish pipelines
 
 VENUES = ("SYNTH 2026", "Synth-2026")
 
 
-@pytest.fixture(scope="module")
-def degenerate(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    scratch = tmp_path_factory.mktemp("degenerate")
-    project = Project(scratch / "w.duckdb", scratch)
-    out, truth = scratch / "v.parquet", scratch / "t.parquet"
-    project.paperrank("ingest", "synthetic", "--papers", "200", "--out", str(out),
-                   "--labels-out", str(truth))
-    project.paperrank("ingest", "file", str(out), "--venue", VENUES[0], "--profile",
-                   "iclr2026")
-    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
-    con = duckdb.connect(str(project.db))
-    try:
-        keep = [r[0] for r in con.execute(
-            "select p.paper_id from raw.papers p join raw.paper_labels l using (paper_id) "
-            "where p.is_accepted and l.category = 'Agentic AI' and lower(coalesce(p.primary_area, "
-            "'')) <> 'datasets and benchmarks' and p.paper_id in (select paper_id from raw.reviews) "
-            "order by 1 limit 2").fetchall()]
-        for (table,) in con.execute("select distinct table_name from duckdb_columns() where "
-                                    "schema_name = 'raw' and column_name = 'paper_id'").fetchall():
-            con.execute(f"delete from raw.{table} where not list_contains(?, paper_id)", [keep])
-        con.execute("update raw.papers set venue = ? where paper_id = ?", [VENUES[1], keep[1]])
-    finally:
-        con.close()
-    return project
+@pytest.fixture(scope="session")
+def degenerate(small_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The library's small venue cut down to two papers, one in each of two venues whose report
+    pages share a name, then ranked and published (venue SYNTH 2026, top_n 5, few replicates),
+    in-process, once per session; what rank printed is in scratch/rank.out. Tests that write
+    take a copy (`venue_copy`, `warehouse_copy`)."""
+
+    def build(folder: Path) -> None:
+        project = warehouse_copy(small_loaded, folder)
+        con = duckdb.connect(str(project.db))
+        try:
+            keep = [r[0] for r in con.execute(
+                "select p.paper_id from raw.papers p join raw.paper_labels l using (paper_id) "
+                "where p.is_accepted and l.category = 'Agentic AI' and lower(coalesce(p.primary_area, "
+                "'')) <> 'datasets and benchmarks' and p.paper_id in (select paper_id from raw.reviews) "
+                "order by 1 limit 2").fetchall()]
+            for (table,) in con.execute("select distinct table_name from duckdb_columns() where "
+                                        "schema_name = 'raw' and column_name = 'paper_id'").fetchall():
+                con.execute(f"delete from raw.{table} where not list_contains(?, paper_id)", [keep])
+            con.execute("update raw.papers set venue = ? where paper_id = ?", [VENUES[1], keep[1]])
+        finally:
+            con.close()
+        ranked = rank(project, "--top-n", "5")
+        (folder / "rank.out").write_text(ranked.stdout, encoding="utf-8")
+
+    folder = library.built(tmp_path_factory, "degenerate_built", build)
+    return Project(folder / "warehouse.duckdb", folder)
 
 
 def rank(project: Project, *extra: str, venue: str = VENUES[0], check: bool = True):
-    return project.run(str(BIN / "paperrank"), "rank", "--profile", "iclr2026",
+    """`paperrank rank` on `project`, in this process."""
+    return project.cli("rank", "--profile", "iclr2026", *replicate_options(),
                        "--export-dir", str(project.scratch / "exports"), "--report-dir",
                        str(project.scratch / "report"), "--venue", venue, *extra, check=check)
 
@@ -76,16 +88,19 @@ def page_hash(report: Path) -> str:
     return hashlib.sha256((report / "synth-2026.html").read_bytes()).hexdigest()
 
 
-def test_several_venues_without_venue_are_refused_before_anything(degenerate: Project) -> None:
-    line = single_line(rank(degenerate, venue="", check=False))
+def test_several_venues_without_venue_are_refused_before_anything(degenerate: Project,
+                                                                    tmp_path: Path) -> None:
+    project = warehouse_copy(degenerate, tmp_path)  # nothing published here yet
+    with dbt_not_started(project):
+        line = single_line(rank(project, venue="", check=False))
     assert "raw.papers holds 2 venues (SYNTH 2026, Synth-2026)" in line and "set VENUE" in line
-    assert not degenerate.published.exists() and not (degenerate.scratch / "exports").exists()
+    assert not project.published.exists() and not (project.scratch / "exports").exists()
 
 
 def test_a_one_paper_venue_publishes_exports_and_reports_saying_why(degenerate: Project) -> None:
-    result = rank(degenerate, "--top-n", "5")
+    printed = (degenerate.scratch / "rank.out").read_text(encoding="utf-8")
     report = degenerate.scratch / "report"
-    assert f"report for SYNTH 2026: {report / 'synth-2026.html'}" in result.stdout
+    assert f"report for SYNTH 2026: {report / 'synth-2026.html'}" in printed
     page = (report / "synth-2026.html").read_text(encoding="utf-8")
     assert "every z-score is 0, so only the composite is drawn" in page
     version = versions.current(report)
@@ -96,21 +111,20 @@ def test_a_one_paper_venue_publishes_exports_and_reports_saying_why(degenerate: 
 
 
 def test_report_pages_that_would_collide_are_refused(degenerate: Project, tmp_path: Path) -> None:
-    degenerate.dbt("build", "--vars", "{top_n: 5}")  # both venues
+    project = warehouse_copy(degenerate, tmp_path / "venue")
+    # the models of both venues (no venue var), which the report pages are drawn from
+    InProcessDbt(project)("run", "--vars", few_replicates(top_n=5))
     both = tmp_path / "both.duckdb"
-    code = textwrap.dedent(f"""
-        from pathlib import Path
-        from paperrank.publish import publish, report_files
-        publish.publish(Path({str(degenerate.db)!r}), Path({str(both)!r}))
-        report_files.publish_report(Path({str(both)!r}), Path({str(tmp_path / 'report')!r}))
-    """)
-    result = degenerate.run(sys.executable, "-c", code, check=False)
-    assert result.returncode != 0
-    assert "would share the report page synth-2026.html" in result.stderr
+    with project.environment():
+        publish.publish(project.db, both)
+        with pytest.raises(PaperrankError, match="would share the report page synth-2026.html"):
+            report_files.publish_report(both, tmp_path / "report")
     assert not (tmp_path / "report").exists()  # nothing half-written is switched in
 
 
-def test_a_full_disk_leaves_the_previous_report(degenerate: Project) -> None:
+def test_a_full_disk_leaves_the_previous_report(degenerate: Project, tmp_path: Path) -> None:
+    # a process of its own: the file size limit holds for a whole process
+    degenerate = venue_copy(degenerate, tmp_path / "venue")
     report = degenerate.scratch / "report"
     before, version = page_hash(report), versions.current(report)
     code = textwrap.dedent(f"""
@@ -132,127 +146,124 @@ def test_a_full_disk_leaves_the_previous_report(degenerate: Project) -> None:
     assert not list(versions.versions_dir(report).glob(".tmp-*"))
 
 
-def test_rollback_brings_back_the_report_of_the_build_it_restores(degenerate: Project) -> None:
-    report = degenerate.scratch / "report"
+def test_rollback_brings_back_the_report_of_the_build_it_restores(degenerate: Project,
+                                                                    tmp_path: Path) -> None:
+    project = venue_copy(degenerate, tmp_path / "venue")
+    report = project.scratch / "report"
     first = page_hash(report)
-    rank(degenerate, "--top-n", "2")
+    rank(project, "--top-n", "2")
     assert page_hash(report) != first  # another build id on the page
-    result = degenerate.run(str(BIN / "paperrank"), "rollback", "--export-dir",
-                            str(degenerate.scratch / "exports"), "--report-dir", str(report))
+    result = project.cli("rollback", "--export-dir", str(project.scratch / "exports"),
+                         "--report-dir", str(report))
     assert "report for SYNTH 2026" in result.stdout
     assert page_hash(report) == first
 
 
-def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(degenerate: Project,
-                                                                         tmp_path: Path) -> None:
-    before = versions.current(degenerate.published)
+def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(
+        degenerate: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from paperrank.cli import run
+    from paperrank.pipeline import gates
+    from paperrank.pipeline import rank as pipeline
+
+    project = venue_copy(degenerate, tmp_path / "venue")
+    before = versions.current(project.published)
     extra = tmp_path / "extra.json"
     write_json(extra, [paper("late-1")])
-    code = textwrap.dedent(f"""
-        import subprocess, sys
-        from pathlib import Path
-        from paperrank.core.errors import PaperrankError
-        from paperrank.pipeline import gates, rank
-        from paperrank.pipeline.settings import Settings
-        original = gates.Gates.__init__
-        def read_then_a_loader_commits(self, chosen, log):
-            original(self, chosen, log)  # the raw checks have read the tables
-            subprocess.run([{str(BIN / "paperrank")!r}, "ingest", "file", {str(extra)!r},
-                            "--venue", "SYNTH 2026", "--profile", "iclr2026"], check=True,
-                           capture_output=True)
-        rank.Gates.__init__ = read_then_a_loader_commits
-        try:
-            rank.rank(Settings(venue="SYNTH 2026", top_n=5, profile="iclr2026"),
-                      Path({str(degenerate.scratch / 'exports')!r}), False,
-                      Path({str(tmp_path / 'log.txt')!r}), Path({str(degenerate.scratch / 'report')!r}))
-        except PaperrankError as error:
-            print(error, file=sys.stderr)
-            sys.exit(2)
-    """)
-    result = degenerate.run(sys.executable, "-c", code, check=False)
+    original = gates.Gates.__init__
+
+    def read_then_a_loader_commits(self: gates.Gates, *args: object) -> None:
+        original(self, *args)  # the raw checks have read the tables
+        assert run(["ingest", "file", str(extra), "--venue", "SYNTH 2026", "--profile", "iclr2026"]) == 0
+
+    monkeypatch.setattr(pipeline.Gates, "__init__", read_then_a_loader_commits)
+    result = rank(project, "--top-n", "5", "--log", str(tmp_path / "log.txt"), check=False)
     line = result.stderr.strip().splitlines()[-1]
     assert result.returncode == 2, result.stdout[-2000:] + result.stderr[-2000:]
     assert "the raw layer changed during the build: raw.loads" in line and "raw.papers (2 -> 3 rows)" in line
-    assert versions.current(degenerate.published) == before  # nothing published
+    assert versions.current(project.published) == before  # nothing published
+
+
+HOLDER = ("import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); "
+          "time.sleep(120)")
 
 
 @pytest.mark.parametrize("command", ["rank", "build"])
-def test_a_lock_lost_in_a_race_is_one_line(degenerate: Project, tmp_path: Path, command: str) -> None:
+def test_a_lock_lost_in_a_race_is_one_line(degenerate: Project, tmp_path: Path, command: str,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Another process takes the working warehouse after the lock check passed and before dbt
     opens it: one line naming that process and exit 2, not dbt's 230-line traceback first."""
-    before = versions.current(degenerate.published) if degenerate.published.exists() else None
-    module = "rank" if command == "rank" else "dbt_cli"
-    code = textwrap.dedent(f"""
-        import subprocess, sys
-        from paperrank.cli import run
-        from paperrank.pipeline import {module} as module
-        checked = module.check_writable
-        holders = []
-        def checked_then_taken(path):
-            checked(path)
-            holders.append(subprocess.Popen([sys.executable, "-c",
-                "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); "
-                "time.sleep(120)", str(path)], stdout=subprocess.PIPE, text=True))
-            assert holders[0].stdout.readline().strip() == "held"
-            print("holder", holders[0].pid, file=sys.stderr, flush=True)
-        module.check_writable = checked_then_taken
-        try:
-            code = run([{command!r}, "--venue", "SYNTH 2026", "--profile", "iclr2026", "--top-n", "5"]
-                       + ({command!r} == "rank") * ["--export-dir", {str(tmp_path / 'e')!r},
-                                                    "--report-dir", {str(tmp_path / 'r')!r}])
-        finally:
-            for holder in holders:
-                holder.kill()
-        sys.exit(code)
-    """)
-    result = degenerate.run(sys.executable, "-c", code, check=False)
+    project = venue_copy(degenerate, tmp_path / "venue")
+    before = versions.current(project.published)
+    module = importlib.import_module("paperrank.pipeline.rank" if command == "rank"
+                                     else "paperrank.pipeline.dbt_cli")
+    checked = module.check_writable
+    holders: list[subprocess.Popen[str]] = []
+
+    def checked_then_taken(path: Path) -> None:
+        checked(path)
+        holders.append(subprocess.Popen([sys.executable, "-c", HOLDER, str(path)],
+                                        stdout=subprocess.PIPE, text=True))
+        assert holders[0].stdout is not None and holders[0].stdout.readline().strip() == "held"
+
+    monkeypatch.setattr(module, "check_writable", checked_then_taken)
+    try:
+        if command == "rank":
+            result = rank(project, "--top-n", "5", check=False)
+        else:
+            result = project.cli("build", "--venue", "SYNTH 2026", "--profile", "iclr2026",
+                                 "--top-n", "5", *replicate_options(), check=False)
+    finally:
+        for holder in holders:
+            holder.kill()
+            holder.wait()
     assert result.returncode == 2, result.stdout[-3000:] + result.stderr[-3000:]
-    holder_line, *lines = result.stderr.strip().splitlines()
-    pid = holder_line.split()[1]
+    assert len(holders) == 1
+    pid = holders[0].pid
+    lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert f"is in use by process {pid}" in lines[0] and f"kill {pid}" in lines[0]
     assert "Traceback" not in result.stdout + result.stderr
     assert "Could not set lock" not in result.stdout, result.stdout[-3000:]
-    if before is not None:
-        assert versions.current(degenerate.published) == before
+    assert versions.current(project.published) == before
 
 
-def test_an_analysts_read_write_connection_is_refused_before_publishing(degenerate: Project) -> None:
-    if not degenerate.published.exists():
-        rank(degenerate, "--top-n", "5")
-    before = versions.current(degenerate.published)
+def test_an_analysts_read_write_connection_is_refused_before_publishing(degenerate: Project,
+                                                                        tmp_path: Path) -> None:
+    project = venue_copy(degenerate, tmp_path / "venue")
+    before = versions.current(project.published)
     holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import sys, time, duckdb
-        con = duckdb.connect({str(degenerate.published)!r})
+        con = duckdb.connect({str(project.published)!r})
         print("open", flush=True)
         time.sleep(120)
     """)], stdout=subprocess.PIPE, text=True)
     try:
-        assert holder.stdout.readline().strip() == "open"
-        line = single_line(rank(degenerate, "--top-n", "3", check=False))
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        with dbt_not_started(project):
+            line = single_line(rank(project, "--top-n", "3", check=False))
         assert str(before) in line or "published.duckdb" in line
         assert f"process {holder.pid}" in line or str(holder.pid) in line
-        assert versions.current(degenerate.published) == before
+        assert versions.current(project.published) == before
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.wait()
 
 
 def test_a_truncated_working_warehouse_is_one_line(degenerate: Project, tmp_path: Path) -> None:
-    broken = tmp_path / "broken.duckdb"
+    broken = tmp_path / "warehouse.duckdb"
     broken.write_bytes(degenerate.db.read_bytes()[:5000])
-    env = {**degenerate.env, "PAPERRANK_DB": str(broken)}
-    result = subprocess.run([str(BIN / "paperrank"), "rank", "--venue",
-                             VENUES[0], "--export-dir", str(tmp_path / "e"), "--report-dir",
-                             str(tmp_path / "r")], cwd=REPO, env=env, capture_output=True,
-                            text=True, timeout=300)
+    project = Project(broken, tmp_path)
+    with dbt_not_started(project):
+        result = project.cli("rank", "--venue", VENUES[0], "--export-dir", str(tmp_path / "e"),
+                             "--report-dir", str(tmp_path / "r"), check=False)
     line = single_line(result)
     assert f"the working warehouse {broken} cannot be opened" in line
 
 
-def test_a_full_disk_while_publishing_is_one_line_and_switches_nothing(degenerate: Project) -> None:
-    if not degenerate.published.exists():
-        rank(degenerate, "--top-n", "5")
+def test_a_full_disk_while_publishing_is_one_line_and_switches_nothing(degenerate: Project,
+                                                                       tmp_path: Path) -> None:
+    # a process of its own: the file size limit holds for a whole process
+    degenerate = venue_copy(degenerate, tmp_path / "venue")
     before = versions.current(degenerate.published)
     code = textwrap.dedent(f"""
         import resource, signal, sys
@@ -303,8 +314,8 @@ def read_only_mounts(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 def test_a_read_only_target_is_refused_before_anything_is_published(
         degenerate: Project, tmp_path: Path, read_only_mounts: None) -> None:
-    if not degenerate.published.exists():
-        rank(degenerate, "--top-n", "5")
+    # processes of their own: each runs in a mount namespace of its own
+    degenerate = venue_copy(degenerate, tmp_path / "venue")
     before = versions.current(degenerate.published)
     frozen = tmp_path / "frozen"
     for option in ("--export-dir", "--report-dir"):
@@ -324,8 +335,8 @@ def test_a_read_only_target_is_refused_before_anything_is_published(
 
 def test_commands_writing_to_a_read_only_disk_are_one_line(
         degenerate: Project, tmp_path: Path, read_only_mounts: None) -> None:
-    if not degenerate.published.exists():
-        rank(degenerate, "--top-n", "5")
+    # processes of their own: each runs in a mount namespace of its own
+    degenerate = venue_copy(degenerate, tmp_path / "venue")
     frozen = tmp_path / "frozen"
     paperrank = str(BIN / "paperrank")
     for command, env in (

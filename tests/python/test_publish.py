@@ -3,7 +3,12 @@
 Each test first sets up the situation that used to break (a rebuild while analysts read, a
 kill -9 mid-build, a NaN score, marts torn between two builds, a lock), then shows that the
 published warehouse and the exports stay exactly one complete build, compared by content.
-The tests run in file order on one small venue.
+
+Two builds of one small venue serve every test: build A is the library's `small_built`
+(conftest.py: ranked and published with top_n 5) and build B is `rebuilt` below (a copy of A
+ranked again with top_n 7 and a category dropped, while an analyst's process reads the
+published file). Both are made once per session, in-process; a test that writes takes a copy
+(`venue_copy`, `warehouse_copy`), so the tests do not depend on each other's order.
 """
 
 from __future__ import annotations
@@ -12,37 +17,50 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import library
 import pytest
-from project import REPO, Project, copy_project, warehouse_copy
+from conftest import replicate_options
+from project import REPO, InProcessDbt, Project, copy_project, venue_copy, warehouse_copy
 
 pytestmark = pytest.mark.e2e
 DROPPED = "Sustainable AI"
+STEPS = Path(__file__).with_name("publish_steps.py")
+
+
+# what analysts get: every relation of these schemas, and the loaders' rejected records
+PUBLISHED = "schema_name in ('marts', 'seeds') or (schema_name, table_name) = " \
+            "('staging', 'stg_raw__rejected_records')"
 
 
 def content(db: Path) -> str:
-    """Hash of every published mart's rows (without the build's id and time, which differ
-    between two runs of the same build)."""
+    """Hash of the rows of every relation a publication holds (without the build's id and
+    time, which differ between two runs of the same build)."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         digest = hashlib.sha256()
-        tables = con.execute("select table_name from duckdb_tables() where schema_name = 'marts' "
-                             "order by 1").fetchall()
-        for (table,) in tables:
+        relations = con.execute(
+            "select distinct schema_name, table_name from duckdb_columns() "
+            f"where {PUBLISHED} order by all").fetchall()
+        assert {schema for schema, _ in relations} >= {"marts", "seeds", "staging"}, relations
+        for schema, table in relations:
             columns = [r[0] for r in con.execute(
-                "select column_name from duckdb_columns() where schema_name = 'marts' and "
+                "select column_name from duckdb_columns() where schema_name = ? and "
                 "table_name = ? and column_name not in ('build_id', 'built_at') order by column_index",
-                [table]).fetchall()]
-            rows = con.execute(f'select {", ".join(columns)} from marts."{table}" order by all').fetchall()
-            digest.update(f"{table}:{columns}:{rows!r}".encode())
+                [schema, table]).fetchall()]
+            rows = con.execute(f'select {", ".join(columns)} from "{schema}"."{table}" '
+                               "order by all").fetchall()
+            digest.update(f"{schema}.{table}:{columns}:{rows!r}".encode())
         return digest.hexdigest()
     finally:
         con.close()
@@ -62,6 +80,17 @@ def csvs(folder: Path) -> str:
     return digest.hexdigest()
 
 
+def report_build(folder: Path) -> str:
+    """The build id of the report the folder shows, after checking its manifest describes
+    exactly its pages."""
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    listed = {page["file"]: page for page in manifest["pages"]}
+    assert {p.name for p in folder.iterdir()} == set(listed) | {"manifest.json"}
+    for name, page in listed.items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == page["sha256"], name
+    return str(manifest["build_id"])
+
+
 def build_id(db: Path) -> str:
     con = duckdb.connect(str(db), read_only=True)
     try:
@@ -70,50 +99,15 @@ def build_id(db: Path) -> str:
         con.close()
 
 
-class Venue:
-    """One small synthetic venue and the states the tests compare against."""
-
-    def __init__(self, project: Project) -> None:
-        self.project = project
-        self.exports = project.scratch / "exports"
-        self.states: dict[str, tuple[str, str]] = {}
-
-    def make(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return self.project.run("make", "--no-print-directory", *args,
-                                f"EXPORT_DIR={self.exports}", check=check)
-
-    def state(self) -> tuple[str, str]:
-        return content(self.project.published), csvs(self.exports)
+def state(project: Project) -> tuple[str, str]:
+    """What analysts and spreadsheets see: the published marts and the CSVs, by content."""
+    return content(project.published), csvs(project.scratch / "exports")
 
 
-@pytest.fixture(scope="module")
-def venue(synthetic_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Venue:
-    """A copy of the session's synthetic venue (conftest.py), ranked and published once."""
-    project = warehouse_copy(synthetic_loaded, tmp_path_factory.mktemp("publish"))
-    v = Venue(project)
-    result = v.make("rank", "TOP_N=5", "PROFILE=iclr2026")
-    assert str(project.published) in result.stdout  # make rank prints the published path
-    v.states["A"] = v.state()
-    return v
-
-
-def test_rank_publishes_the_audited_build_with_a_manifest(venue: Venue) -> None:
-    published = venue.project.published
-    assert published.is_symlink()
-    assert content(published) == content(venue.project.db)  # the marts, as audited
-    manifest = json.loads((venue.exports / "manifest.json").read_text(encoding="utf-8"))
-    settings = manifest["build_settings"]
-    assert settings["build_id"] == build_id(published)
-    assert (settings["taxonomy"], settings["weight_set"], settings["top_n"]) == ("icml2026",
-                                                                                 "article_2026", 5)
-    assert settings["weight_contribution_mean"] == 0.4 and settings["built_at"]
-    con = duckdb.connect(str(published), read_only=True)
-    try:
-        counts = dict(con.execute("select category_slug || '.csv', count(*) from marts.paper_rankings "
-                                  "group by all").fetchall())
-    finally:
-        con.close()
-    assert {f["file"]: f["rows"] for f in manifest["files"]} == counts
+def rank_options(project: Project, top_n: int) -> list[str]:
+    return ["rank", "--top-n", str(top_n), "--profile", "iclr2026", *replicate_options(),
+            "--export-dir", str(project.scratch / "exports"),
+            "--report-dir", str(project.scratch / "report")]
 
 
 READER = textwrap.dedent("""
@@ -137,6 +131,7 @@ READER = textwrap.dedent("""
 
     held = duckdb.connect(published, read_only=True)   # opened before the publish
     first_build, _ = read(held)
+    print("reading", flush=True)
     seen, failed, mixed, reads = [], [], 0, 0
     while not Path(stop).exists():
         try:
@@ -158,134 +153,259 @@ READER = textwrap.dedent("""
 """)
 
 
-def test_analysts_never_fail_nor_mix_builds_while_rank_rebuilds(venue: Venue, tmp_path: Path) -> None:
-    """Before: every analyst read failed during dbt build, and an open analyst connection made
-    the build fail. Now analysts read the published file while the next build is made."""
-    published = venue.project.published
-    before = build_id(published)
-    con = duckdb.connect(str(venue.project.db))
-    try:  # the next build drops a category, so the test also sees its CSV go
-        con.execute("delete from raw.paper_labels where category = ?", [DROPPED])
+@pytest.fixture(scope="session")
+def rebuilt(small_built: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """Build B: a copy of build A, one category's labels deleted, ranked again with top_n 7
+    (in-process) while an analyst's process reads the published file. What the reader saw is
+    in scratch/reader.json, for test_analysts_never_fail_nor_mix_builds_while_rank_rebuilds."""
+
+    def build(folder: Path) -> None:
+        project = venue_copy(small_built, folder)
+        con = duckdb.connect(str(project.db))
+        try:  # the next build drops a category, so the tests also see its CSV go
+            con.execute("delete from raw.paper_labels where category = ?", [DROPPED])
+        finally:
+            con.close()
+        stop, report = folder / "stop", folder / "reader.json"
+        reader = subprocess.Popen([sys.executable, "-c", READER, str(project.published), str(stop),
+                                   str(report)], stdout=subprocess.PIPE, text=True)
+        try:
+            assert reader.stdout is not None and reader.stdout.readline().strip() == "reading"
+            time.sleep(0.5)
+            project.cli(*rank_options(project, 7))
+            time.sleep(1.0)
+        finally:
+            stop.touch()
+            reader.wait(timeout=60)
+
+    folder = library.built(tmp_path_factory, "publish_rebuilt", build)
+    return Project(folder / "warehouse.duckdb", folder)
+
+
+def test_rank_publishes_the_audited_build_with_a_manifest(small_built: Project) -> None:
+    published, exports = small_built.published, small_built.scratch / "exports"
+    # rank prints the published path
+    assert str(published) in (small_built.scratch / "rank.out").read_text(encoding="utf-8")
+    assert published.is_symlink()
+    assert content(published) == content(small_built.db)  # the marts, as audited
+    manifest = json.loads((exports / "manifest.json").read_text(encoding="utf-8"))
+    settings = manifest["build_settings"]
+    assert settings["build_id"] == build_id(published)
+    assert (settings["taxonomy"], settings["weight_set"], settings["top_n"]) == ("icml2026",
+                                                                                 "article_2026", 5)
+    assert settings["weight_contribution_mean"] == 0.4 and settings["built_at"]
+    con = duckdb.connect(str(published), read_only=True)
+    try:
+        counts = dict(con.execute("select category_slug || '.csv', count(*) from marts.paper_rankings "
+                                  "group by all").fetchall())
     finally:
         con.close()
-    stop, report = tmp_path / "stop", tmp_path / "report.json"
-    reader = subprocess.Popen([sys.executable, "-c", READER, str(published), str(stop), str(report)])
-    try:
-        time.sleep(1.0)
-        venue.make("rank", "TOP_N=7", "PROFILE=iclr2026")
-        time.sleep(1.0)
-    finally:
-        stop.touch()
-        reader.wait(timeout=60)
-    result = json.loads(report.read_text(encoding="utf-8"))
-    after = build_id(published)
+    assert {f["file"]: f["rows"] for f in manifest["files"]} == counts
+    assert len(counts) == 5  # every ranked category of the taxonomy: one of them goes in B
+    assert report_build(small_built.scratch / "report") == build_id(published)
+
+
+def test_analysts_never_fail_nor_mix_builds_while_rank_rebuilds(small_built: Project,
+                                                                  rebuilt: Project) -> None:
+    """Before: every analyst read failed during dbt build, and an open analyst connection made
+    the build fail. Now analysts read the published file while the next build is made."""
+    result = json.loads((rebuilt.scratch / "reader.json").read_text(encoding="utf-8"))
+    before, after = build_id(small_built.published), build_id(rebuilt.published)
     assert result["failed"] == [] and result["mixed"] == 0
     assert result["reads"] > 10
     assert result["seen"] == [before, after] and before != after
     # the connection opened before the publish kept reading the old build, consistently
     assert result["held"] == [before, before, False]
-    venue.states["B"] = venue.state()
 
 
-def test_a_category_no_longer_ranked_leaves_no_file(venue: Venue) -> None:
-    files = sorted(p.name for p in venue.exports.iterdir())
+def test_a_category_no_longer_ranked_leaves_no_file(rebuilt: Project) -> None:
+    files = sorted(p.name for p in (rebuilt.scratch / "exports").iterdir())
     assert "sustainable-ai.csv" not in files and len(files) == 5  # 4 categories + manifest
 
 
-def test_rollback_publishes_the_previous_build_and_its_csvs(venue: Venue) -> None:
-    result = venue.make("rollback")
+def rolled_back(rebuilt: Project, scratch: Path) -> Project:
+    """A copy of build B rolled back: A published and exported again, B built in the working
+    warehouse (what a rank that is killed finds)."""
+    project = venue_copy(rebuilt, scratch)
+    result = project.cli("rollback", "--export-dir", str(scratch / "exports"),
+                         "--report-dir", str(scratch / "report"))
     assert "->" in result.stdout
-    assert venue.state() == venue.states["A"]
-    assert (venue.exports / "sustainable-ai.csv").exists()
-    listing = venue.make("publications").stdout
+    return project
+
+
+def test_rollback_publishes_the_previous_build_and_its_csvs(small_built: Project, rebuilt: Project,
+                                                            tmp_path: Path) -> None:
+    project = rolled_back(rebuilt, tmp_path / "venue")
+    assert state(project) == state(small_built)
+    assert (project.scratch / "exports" / "sustainable-ai.csv").exists()
+    assert report_build(project.scratch / "report") == build_id(small_built.published)
+    listing = project.cli("publications").stdout
     assert listing.count("build ") == 2 and "top_n=5" in listing and "top_n=7" in listing
 
 
-KILL_POINTS = [("[1/6] dbt build", 1.5), ("[3/6] mart checks", 0.2), ("[3/6] mart checks", 0.0),
-               ("[4/6] publish", 0.0), ("[4/6] publish", 0.15), ("[5/6] export", 0.05),
-               ("[5/6] export", 0.3), ("[6/6] experts' report", 0.1)]
+def files(folder: Path, prefix: str) -> dict[str, tuple[int, int]]:
+    """Every file and link under `folder` whose top-level name starts with `prefix` (a target
+    and its versions folder), with its size and modification time."""
+    found = {}
+    for top in folder.glob(prefix + "*"):
+        paths = [top]
+        if top.is_dir() and not top.is_symlink():
+            paths += [Path(root) / name for root, dirs, names in os.walk(top) for name in dirs + names]
+        for path in paths:
+            try:
+                stat = path.lstat()
+            except OSError:  # gone while we looked
+                continue
+            found[str(path)] = (stat.st_size, stat.st_mtime_ns)
+    return found
 
 
-def run_and_kill(project: Project, exports: Path, marker: str, delay: float) -> tuple[bool, str]:
-    """Start `paperrank rank`, kill -9 it `delay` s after `marker`: (killed, what it printed).
-    A run that ended before the kill must have succeeded."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "paperrank", "rank", "--top-n", "7", "--profile", "iclr2026",
-         "--export-dir", str(exports)], cwd=REPO, env=project.env, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, start_new_session=True)
-    seen = b""
-    assert process.stdout is not None
-    while marker.encode() not in seen:
-        chunk = os.read(process.stdout.fileno(), 4096)
-        if not chunk:
-            break
-        seen += chunk
-    time.sleep(delay)
+@dataclass(frozen=True)
+class KillPoint:
+    """Where a run is killed, once it printed `step`: `delay` seconds later; or, with `appears`,
+    as soon as that file exists (a glob under the venue's folder); or, with `writes`, at the
+    step's first write, wherever it goes (any file or link under the venue's folder whose name
+    starts with `writes` made or changed: a staged version, or a target written in place)."""
+
+    step: str
+    delay: float = 0.0
+    appears: str = ""
+    writes: str = ""
+
+    def reached(self, printed: bytes, folder: Path, before: dict[str, tuple[int, int]]) -> bool:
+        if self.step.encode() not in printed:
+            return False
+        if self.appears:
+            return next(folder.glob(self.appears), None) is not None
+        if self.writes:
+            return files(folder, self.writes) != before
+        return True
+
+
+def run_and_kill(project: Project, argv: Sequence[str], point: KillPoint) -> tuple[bool, str]:
+    """Start `argv` on `project` and kill -9 it at `point`: (killed, what it printed). A run
+    that ended before the kill must have succeeded."""
+    before = files(project.scratch, point.writes) if point.writes else {}
+    process = subprocess.Popen(list(argv), cwd=REPO, env=project.env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    printed = bytearray()
+
+    def drain() -> None:
+        assert process.stdout is not None
+        while chunk := os.read(process.stdout.fileno(), 4096):
+            printed.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    while process.poll() is None and not point.reached(bytes(printed), project.scratch, before):
+        time.sleep(0.001)
+    time.sleep(point.delay)
     killed = process.poll() is None
     if killed:
         os.killpg(process.pid, signal.SIGKILL)
-    rest, _ = process.communicate(timeout=600)
-    output = (seen + rest).decode(errors="replace")
-    assert killed or process.returncode == 0, f"rank exited {process.returncode}:\n{output[-3000:]}"
+    process.wait(timeout=600)
+    reader.join(timeout=60)
+    output = printed.decode(errors="replace")
+    assert killed or process.returncode == 0, f"exited {process.returncode}:\n{output[-3000:]}"
     return killed, output
 
 
-def test_kill_9_at_any_point_leaves_the_previous_or_the_new_build(venue: Venue) -> None:
-    """Before: a kill during dbt build left a shortlist of papers no longer ranked, and a kill
-    during the export left some CSVs new and some old."""
-    previous, new = venue.states["A"], venue.states["B"]
+def test_kill_9_during_dbt_build_leaves_the_previous_build(small_built: Project, rebuilt: Project,
+                                                            tmp_path: Path) -> None:
+    """Before: a kill during dbt build left a shortlist of papers no longer ranked. Killed while
+    dbt writes the marts (paper_rankings new, the shortlist not yet), `rank` leaves build A
+    published and exported; run again, it publishes exactly build B."""
+    project = rolled_back(rebuilt, tmp_path / "venue")
+    rank = [sys.executable, "-m", "paperrank", *rank_options(project, 7)]
+    killed, output = run_and_kill(project, rank, KillPoint(
+        "[1/6] dbt build", 0.2, appears="target/run/paperrank/models/marts/paper_rankings.sql"))
+    assert killed and "[2/6]" not in output, output[-2000:]
+    assert state(project) == state(small_built)
+    project.cli(*rank_options(project, 7))
+    assert state(project) == state(rebuilt)
+
+
+def steps(project: Project) -> list[str]:
+    """The steps of `rank` after its audit, alone, on `project` (publish_steps.py)."""
+    return [sys.executable, str(STEPS), str(project.scratch / "exports"),
+            str(project.scratch / "report")]
+
+
+# the steps after the audit, as publish_steps.py numbers them: each point kills one run
+AFTER_THE_AUDIT = [
+    KillPoint("[1/3] publish"),
+    KillPoint("[1/3] publish", writes="published.duckdb"),  # the publication half-copied
+    KillPoint("[1/3] publish", 0.15),
+    KillPoint("[2/3] export"),
+    KillPoint("[2/3] export", writes="exports"),  # the first CSV half-written
+    KillPoint("[2/3] export", 0.3),
+    KillPoint("[3/3] experts' report"),
+    KillPoint("[3/3] experts' report", writes="report"),
+    KillPoint("[3/3] experts' report", 0.1),
+]
+
+
+def test_kill_9_while_publishing_exporting_or_reporting_leaves_a_whole_build(
+        small_built: Project, rebuilt: Project, tmp_path: Path) -> None:
+    """Before: a kill during the export left some CSVs new and some old. Build B is built and
+    audited in the working warehouse, A published: each point kills the steps that follow the
+    audit (publish_steps.py, `paperrank.pipeline.rank`'s own) on a fresh copy of that, and
+    the published warehouse, the CSVs and the report are each exactly A or exactly B."""
+    ready = rolled_back(rebuilt, tmp_path / "ready")
+    previous, new = state(small_built), state(rebuilt)
+    builds = {build_id(small_built.published), build_id(rebuilt.published)}
     missed = []
-    for marker, delay in KILL_POINTS:
-        killed, output = run_and_kill(venue.project, venue.exports, marker, delay)
+    for number, point in enumerate(AFTER_THE_AUDIT):
+        project = venue_copy(ready, tmp_path / f"run{number}")
+        killed, output = run_and_kill(project, steps(project), point)
         if not killed:
-            missed.append((marker, delay, output[-400:]))
-        published, exported = venue.state()
-        assert published in (previous[0], new[0]), (marker, delay)
-        assert exported in (previous[1], new[1]), (marker, delay)
+            missed.append((point, output[-400:]))
+        published, exported = state(project)
+        assert published in (previous[0], new[0]), point
+        assert exported in (previous[1], new[1]), point
+        assert report_build(project.scratch / "report") in builds, point
     assert len(missed) <= 2, missed  # the points are hit, not run past
-    venue.make("rank", "TOP_N=7", "PROFILE=iclr2026")
-    assert venue.state() == new
+    project = venue_copy(ready, tmp_path / "whole")
+    killed, _ = run_and_kill(project, steps(project), KillPoint("never printed"))
+    assert not killed and state(project) == new
+    assert report_build(project.scratch / "report") == build_id(project.published)
 
 
-def test_a_failed_audit_publishes_nothing(venue: Venue) -> None:
+def test_a_failed_audit_publishes_nothing(small_built: Project, tmp_path: Path) -> None:
     """Before: a NaN rating ranked #1 and stayed visible after a dbt test failed."""
-    before = venue.state()
-    con = duckdb.connect(str(venue.project.db))
+    project = venue_copy(small_built, tmp_path / "venue")
+    before = state(project)
+    con = duckdb.connect(str(project.db))
     try:
         con.execute("update raw.reviews set rating = 'nan'::double where review_id = "
                     "(select min(review_id) from raw.reviews)")
     finally:
         con.close()
-    try:
-        result = venue.make("rank", "TOP_N=7", "PROFILE=iclr2026", check=False)
-        assert result.returncode != 0
-        assert "FAILED" in result.stdout
-        assert venue.state() == before
-    finally:
-        con = duckdb.connect(str(venue.project.db))
-        try:
-            con.execute("update raw.reviews set rating = 6 where isnan(rating)")
-        finally:
-            con.close()
+    result = project.cli(*rank_options(project, 7), check=False)
+    assert result.returncode != 0
+    assert "FAILED" in result.stdout
+    assert state(project) == before
 
 
-def test_marts_torn_between_two_builds_are_not_published(venue: Venue) -> None:
+def test_marts_torn_between_two_builds_are_not_published(small_built: Project, tmp_path: Path) -> None:
     """What a kill during dbt build left: paper_rankings new, the shortlist old."""
-    before = venue.state()
+    project = venue_copy(small_built, tmp_path / "venue")
+    before = state(project)
+    dbt = InProcessDbt(project)
     # int_papers_categorized and int_papers_ranked (which the mart paper_rankings shows) are
     # tables: rebuild them too, from the repaired raw layer
-    venue.project.dbt("run", "--select", "int_papers_categorized int_papers_ranked paper_rankings",
-                      "--vars", "{top_n: 3}")
-    checked = venue.project.dbt("test", "--select", "tag:marts_agree", check=False)
+    dbt("run", "--select", "int_papers_categorized int_papers_ranked paper_rankings",
+        "--vars", "{top_n: 3}")
+    checked = dbt("test", "--select", "tag:marts_agree", check=False)
     assert checked.returncode != 0
     assert re.search(r"FAIL \d+ marts_agree__category_top_n_is_the_top_n_of_paper_rankings",
                      checked.stdout), checked.stdout[-3000:]
-    result = venue.project.paperrank("publish", "--top-n", "3", check=False)
+    result = project.cli("publish", "--top-n", "3", check=False)
     assert result.returncode != 0 and "the marts disagree, nothing was published" in result.stderr
-    assert venue.state() == before
+    assert state(project) == before
 
 
-def test_a_violated_agreement_rule_fails_rank_naming_it(venue: Venue, tmp_path: Path) -> None:
+def test_a_violated_agreement_rule_fails_rank_naming_it(small_built: Project, tmp_path: Path) -> None:
     """The marts-agree rules are dbt tests that `dbt build` runs: a shortlist that drops each
     category's first paper fails `rank` with exit 1, naming the rule, and publishes nothing."""
     root = copy_project(tmp_path / "project")
@@ -294,28 +414,29 @@ def test_a_violated_agreement_rule_fails_rank_naming_it(venue: Venue, tmp_path: 
     assert "    where is_top_n\n" in text
     model.write_text(text.replace("    where is_top_n\n", "    where is_top_n and category_rank > 1\n"),
                      encoding="utf-8")
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    shutil.copy(venue.project.db, scratch / "w.duckdb")
-    broken = Project(scratch / "w.duckdb", scratch, root=root)
-    result = broken.paperrank("rank", "--top-n", "5", "--profile", "iclr2026",
-                              "--export-dir", str(scratch / "exports"), check=False)
+    broken = warehouse_copy(small_built, tmp_path / "scratch", root=root)
+    result = broken.cli(*rank_options(broken, 5), check=False)
     assert result.returncode == 1, result.stdout[-2000:] + result.stderr[-2000:]
     assert "marts_agree__category_top_n_is_the_top_n_of_paper_rankings" in result.stdout + result.stderr
-    assert not broken.published.exists() and not (scratch / "exports").exists()
+    assert not broken.published.exists() and not (broken.scratch / "exports").exists()
 
 
 LOCKER = ("import duckdb, sys, time; c = duckdb.connect(sys.argv[1], read_only=True); "
           "print('ok', flush=True); time.sleep(120)")
 
 
-def test_a_lock_held_by_another_process_is_one_line(venue: Venue) -> None:
-    holder = subprocess.Popen([sys.executable, "-c", LOCKER, str(venue.project.db)],
+def test_a_lock_held_by_another_process_is_one_line(small_built: Project, tmp_path: Path) -> None:
+    # through make: what its targets print is the point (one line, no make or dbt noise); each
+    # is refused before dbt starts
+    project = warehouse_copy(small_built, tmp_path)
+    holder = subprocess.Popen([sys.executable, "-c", LOCKER, str(project.db)],
                               stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ok"
         for target in ("rank", "build", "docs"):
-            result = venue.make(target, check=False)
+            result = project.run("make", "--no-print-directory", target,
+                                 f"EXPORT_DIR={tmp_path / 'exports'}",
+                                 f"REPORT_DIR={tmp_path / 'report'}", check=False)
             assert result.returncode != 0, target
             errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
             assert len(errors) == 1, result.stderr
@@ -327,13 +448,15 @@ def test_a_lock_held_by_another_process_is_one_line(venue: Venue) -> None:
         holder.wait()
 
 
-def test_read_only_commands_refuse_a_missing_warehouse(venue: Venue, tmp_path: Path) -> None:
+def test_read_only_commands_refuse_a_missing_warehouse(tmp_path: Path) -> None:
+    # through make: the settings given on make's command line are what reaches the commands
+    project = Project(tmp_path / "warehouse.duckdb", tmp_path)
     missing, unpublished = tmp_path / "nothing.duckdb", tmp_path / "unpublished.duckdb"
-    result = venue.project.run("make", "--no-print-directory", "docs", f"PAPERRANK_DB={missing}",
-                               check=False)
+    result = project.run("make", "--no-print-directory", "docs", f"PAPERRANK_DB={missing}",
+                         check=False)
     assert result.returncode != 0 and f"no warehouse at {missing}" in result.stderr
-    result = venue.project.run("make", "--no-print-directory", "export",
-                               f"PAPERRANK_PUBLISHED_DB={unpublished}",
-                               f"EXPORT_DIR={tmp_path / 'x'}", check=False)
+    result = project.run("make", "--no-print-directory", "export",
+                         f"PAPERRANK_PUBLISHED_DB={unpublished}",
+                         f"EXPORT_DIR={tmp_path / 'x'}", check=False)
     assert result.returncode != 0 and f"no published warehouse at {unpublished}" in result.stderr
     assert not missing.exists() and not unpublished.exists() and not (tmp_path / "x").exists()

@@ -18,10 +18,10 @@ DROP = "drop table raw.papers"
 
 
 @pytest.fixture(scope="module")
-def venue(synthetic_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """A copy of the shared synthetic venue (SYNTH 2026, labels of model "truth"), not built:
+def venue(small_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """A copy of the library's small venue (SYNTH 2026, labels of model "truth"), not built:
     the quoted-vars test builds it."""
-    return warehouse_copy(synthetic_loaded, tmp_path_factory.mktemp("settings"))
+    return warehouse_copy(small_loaded, tmp_path_factory.mktemp("settings"))
 
 
 @pytest.fixture(scope="module")
@@ -115,21 +115,29 @@ def test_a_hostile_var_is_refused_and_drops_nothing(venue: Project, dbt: InProce
     assert papers(venue) == before > 0
 
 
-def test_quoted_vars_stay_literals_in_a_real_build(venue: Project) -> None:
-    """A venue name with a quote reaches SQL as a string, so the build works on it."""
+def test_quoted_vars_stay_literals_in_a_real_build(venue: Project, dbt: InProcessDbt) -> None:
+    """A venue name with a quote reaches SQL as a string, so the build works on it: the seeds,
+    every model, and the test that compares the recorded settings with the vars (the nodes whose
+    SQL holds the venue var; the other data tests do not read it)."""
     con = duckdb.connect(str(venue.db))
     try:
         con.execute("update raw.papers set venue = 'SYNTH '' 2026; --'")
     finally:
         con.close()
     try:
-        venue.dbt("build", "--vars", few_replicates(venue="SYNTH ' 2026; --", top_n=5))
+        built = dbt("build", "--select", "resource_type:seed resource_type:model "
+                    "build_settings__records_the_vars_in_force",
+                    "--vars", few_replicates(venue="SYNTH ' 2026; --", top_n=5))
+        assert "PASS build_settings__records_the_vars_in_force" in built.stdout, built.stdout[-2000:]
         con = duckdb.connect(str(venue.db), read_only=True)
         try:
             rows = con.execute("select venue, top_n from marts.build_settings").fetchall()
+            ranked = con.execute("select count(*) from marts.paper_rankings "
+                                 "where venue = 'SYNTH '' 2026; --'").fetchone()[0]
         finally:
             con.close()
         assert rows == [("SYNTH ' 2026; --", 5)]
+        assert ranked > 0  # the venue var matched the papers' venue, quote and all
     finally:
         con = duckdb.connect(str(venue.db))
         try:
@@ -140,7 +148,8 @@ def test_quoted_vars_stay_literals_in_a_real_build(venue: Project) -> None:
 
 
 def test_make_passes_every_setting(venue: Project) -> None:
-    """`make build WEIGHT_SET=...` used to be ignored; now a typo fails naming the known sets."""
+    """`make build WEIGHT_SET=...` used to be ignored; now a typo fails naming the known sets.
+    Through make: that make passes the settings is the point."""
     result = venue.run("make", "--no-print-directory", "build", "WEIGHT_SET=artcle",
                        "TAXONOMY=icml2026", check=False)
     assert result.returncode != 0
