@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from paperrank.core.warehouse import db_path, open_duckdb, one_row
+from paperrank.core.warehouse import db_path, one_row, open_duckdb
 from paperrank.pipeline import rank
 
 
