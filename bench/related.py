@@ -36,7 +36,7 @@ from bench.raw_layer import ICLR_VENUE, load_real, write_synthetic
 UNCHANGED = """
 import json, sys, time
 import paperrank.pipeline.rank
-from paperrank.related import refresh
+from paperrank.related.refresh import refresh
 started = time.perf_counter()
 results = refresh(sys.argv[1], taxonomy=sys.argv[2], say=lambda line: None)
 print(json.dumps({"seconds": time.perf_counter() - started, "computed": any(r.computed for r in results)}))

@@ -23,7 +23,7 @@
         {%- if rule.kind == 'choice' -%}
             {%- if value not in rule.choices -%}
                 {%- do problems.append(name ~ ' must be one of ' ~ rule.choices | join(', ') ~ ', got '
-                    ~ (value | string)[:80] | tojson) -%}
+                    ~ (value if value is number else (value | string)[:80]) | tojson) -%}
             {%- endif -%}
         {%- else -%}
             {%- set is_number = value is number and value is not boolean -%}
@@ -32,7 +32,7 @@
             {%- if not (is_number and (not whole or value == value | int) and low_ok and value <= rule.high) -%}
                 {%- do problems.append(name ~ ' must be ' ~ ('a whole number ' if whole else 'a number ')
                     ~ ('> ' if rule.get('low_open') else '>= ') ~ rule.low ~ ' and <= ' ~ rule.high
-                    ~ ', got ' ~ (value | string)[:80] | tojson) -%}
+                    ~ ', got ' ~ (value if value is number else (value | string)[:80]) | tojson) -%}
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}

@@ -27,7 +27,7 @@ from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import db_path, open_duckdb
 from paperrank.engines import dbt_target
 from paperrank.pipeline import settings
-from paperrank.pipeline.dbt import Dbt
+from paperrank.pipeline.dbt import Dbt, DbtFailed
 from paperrank.pipeline.gates import Gates
 from paperrank.pipeline.settings import Settings
 from paperrank.pipeline.summary import category_summary
@@ -96,9 +96,15 @@ def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
         dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine))
         steps = Steps(6)
         try:
-            extras = steps.run("dbt build", lambda: build(dbt, chosen.engine, chosen.extras))
-        finally:
-            steps.run("raw checks", gates.raw)  # a raw failure explains a failed build first
+            try:
+                extras = steps.run("dbt build", lambda: build(dbt, chosen.engine, chosen.extras))
+            finally:
+                steps.run("raw checks", gates.raw)  # a raw failure explains a failed build first
+        except DbtFailed:
+            # a loader that wrote during the build explains its failed tests (the related
+            # marts' check sees a paper it never computed): say that, in one line
+            fingerprint.require_unchanged(raw_before, working)
+            raise
         fingerprint.require_unchanged(raw_before, working)
         build_id = audit_and_publish(chosen, log, steps, gates, extras)
     finally:
@@ -126,7 +132,7 @@ def refresh_related(chosen: Settings, working: Path) -> None:
     `derived` schema)."""
     if "related" not in chosen.extras:
         return
-    from paperrank.related import refresh
+    from paperrank.related.refresh import refresh
 
     extra = dict(chosen.extra)
     refresh(working, chosen.venue, taxonomy=chosen.taxonomy, label_model=chosen.label_model,

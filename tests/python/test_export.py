@@ -145,7 +145,7 @@ def test_a_slug_that_escapes_the_folder_is_refused(small_loaded: Project, tmp_pa
     assert build.returncode != 0 and "matches_pattern_taxonomies_slug" in build.stdout
     # built and published anyway (the publish does not re-run dbt's tests): the export refuses
     dbt("seed")
-    dbt("run", "--select", "+paper_rankings +build_settings", "--vars", few_replicates())
+    dbt("run", "--select", "+paper_rankings +build_settings +build_marts", "--vars", few_replicates())
     with project.environment():
         publish.publish(project.db, project.published)
     folder = tmp_path / "out" / "exports"

@@ -240,7 +240,8 @@ def test_rollback_publishes_the_previous_build_and_its_csvs(small_built: Project
     assert (project.scratch / "exports" / "sustainable-ai.csv").exists()
     assert report_build(project.scratch / "report") == build_id(small_built.published)
     listing = project.cli("publications").stdout
-    assert listing.count("build ") == 2 and "top_n=5" in listing and "top_n=7" in listing
+    # A, B, and the publication the rollback composed (A's rows again, as a new file)
+    assert listing.count("SYNTH 2026: build ") == 3 and "top_n=5" in listing and "top_n=7" in listing
 
 
 def files(folder: Path, prefix: str) -> dict[str, tuple[int, int]]:

@@ -81,13 +81,13 @@ def iclr(iclr_built: Project, tmp_path_factory: pytest.TempPathFactory) -> tuple
 
 @pytest.fixture(scope="module")
 def iclr_every_part(iclr_built: Project, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The ICLR 2026 page of a copy of the published build in the split layout, with stand-ins
-    of the related-papers marts (5 related papers a paper): the page at its full weight."""
+    """The ICLR 2026 page of the published build with every part, the related papers (5 a
+    paper), sub-themes and label audit as `paperrank rank` computed them: the page at its full
+    weight."""
     scratch = tmp_path_factory.mktemp("report_iclr_parts")
-    copy = warehouse_copy(Project(iclr_built.published, iclr_built.scratch), scratch)
-    split_parts(copy.db)
-    add_related_marts(copy.db, k=5)
-    return render_pages(copy.db, scratch / "report")["ICLR 2026"]
+    extras = read(iclr_built.published, "select extras from marts.build_settings")["extras"][0]
+    assert extras == ",".join(EXTRAS), extras
+    return render_pages(iclr_built.published, scratch / "report")["ICLR 2026"]
 
 
 def check_shortlists(db: Path, path: Path, venue: str | None = None) -> None:

@@ -57,14 +57,14 @@ WRONG = [
     ("{label_model: gpt-0}", 'label_model "gpt-0" has no labels for taxonomy icml2026; models with '
                              "labels: truth"),
     ("{venue: ICML 2026}", 'venue "ICML 2026" has no accepted papers; venues: SYNTH 2026'),
-    ("{top_n: 0}", "var top_n must be a whole number >= 1, got 0"),
-    ("{top_n: 2.5}", "var top_n must be a whole number >= 1, got 2.5"),
-    ("{top_n: 'thirty'}", 'var top_n must be a whole number >= 1, got "thirty"'),
+    ("{top_n: 0}", "invalid settings: top_n must be a whole number >= 1 and <= 100000, got 0"),
+    ("{top_n: 2.5}", "top_n must be a whole number >= 1 and <= 100000, got 2.5"),
+    ("{top_n: 'thirty'}", 'top_n must be a whole number >= 1 and <= 100000, got "thirty"'),
     ("{taxonomy: [icml2026]}", "var taxonomy must be a non-empty text"),
     # the uncertainty vars and the signal list are checked by the same hook, before anything runs
     ("{rank_uncertainty_method: bootsrap, rank_uncertainty_replicates: 0}",
-     "invalid rank-uncertainty settings: rank_uncertainty_replicates = 0 (a whole number >= 1 is "
-     "allowed); rank_uncertainty_method = bootsrap (allowed: 'bootstrap', 'normal', 'auto')"),
+     'invalid settings: rank_uncertainty_method must be one of auto, bootstrap, normal, got "bootsrap"; '
+     "rank_uncertainty_replicates must be a whole number >= 1 and <= 100000, got 0"),
     ("{rank_band_outside: 0.95}", "rank_band_outside = 0.95 must be below rank_band_secure = 0.9"),
     ("{rank_sets_se_buckets: 0, rank_sets_coverage: 1.5}",
      "invalid rank-set settings: rank_sets_coverage = 1.5 (a probability strictly between 0 and 1 "
@@ -74,8 +74,8 @@ WRONG = [
     ("{outcomes_method: bootstrap}",
      'var outcomes_method must be one of auto, resample, closed_form, got "bootstrap"'),
     ("{outcomes_row_budget: -1}", "var outcomes_row_budget must be a whole number >= 0"),
-    ("{related_papers: 0}", "var related_papers must be a whole number >= 1 and <= 100, got 0"),
-    ("{label_audit_threshold: 1.5}", "var label_audit_threshold must be a number > 0 and <= 1, got 1.5"),
+    ("{related_papers: 0}", "related_papers must be a whole number >= 1 and <= 100, got 0"),
+    ("{label_audit_threshold: 1.5}", "label_audit_threshold must be a number > 0 and <= 1, got 1.5"),
     ("{ranking_signals: [rating_mean, novelty_mean]}",
      "var ranking_signals must list distinct signals of rating_mean, confidence_mean"),
 ]
@@ -91,14 +91,14 @@ def test_a_wrong_setting_fails_before_anything_is_built(venue: Project, dbt: InP
 
 
 HOSTILE = [
-    ("top_n", f"'1; {DROP}; select 1'", "var top_n must be a whole number"),
-    ("top_n", f"'30 or true) as x; {DROP}; --'", "var top_n must be a whole number"),
+    ("top_n", f"'1; {DROP}; select 1'", "invalid settings: top_n must be a whole number"),
+    ("top_n", f"'30 or true) as x; {DROP}; --'", "invalid settings: top_n must be a whole number"),
     ("taxonomy", f"\"icml2026'; {DROP}; --\"", "unknown taxonomy"),
     ("weight_set", f"\"article_2026'; {DROP}; --\"", "unknown weight_set"),
     ("venue", f"\"SYNTH 2026'; {DROP}; --\"", "has no accepted papers"),
     ("label_model", f"\"truth'; {DROP}; --\"", "has no labels for taxonomy"),
-    ("related_papers", f"'5; {DROP}; select 1'", "var related_papers must be a whole number"),
-    ("label_audit_threshold", f"'0.9 or true; {DROP}; --'", "var label_audit_threshold must be a number"),
+    ("related_papers", f"'5; {DROP}; select 1'", "related_papers must be a whole number"),
+    ("label_audit_threshold", f"'0.9 or true; {DROP}; --'", "label_audit_threshold must be a number"),
 ]
 
 

@@ -12,7 +12,6 @@ in this process, which must leave dbt unparsed) and through a direct `dbt build 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -54,25 +53,24 @@ def labels(project: Project) -> int:
 def test_every_var_is_covered() -> None:
     from paperrank.pipeline.settings import CHOICES, LISTS, NUMBERS
 
-    names = {"taxonomy", "weight_set", "venue", "label_model", *NUMBERS, *CHOICES, *LISTS}
+    # setting_rules holds the rules themselves: the project's, refused on the command line
+    names = {"taxonomy", "weight_set", "venue", "label_model", "setting_rules", *NUMBERS, *CHOICES,
+             *LISTS}
     assert set(VARS) <= names, set(VARS) - names
 
 
 @pytest.mark.parametrize("name", [*VARS, "profile"])
 def test_a_template_in_a_flag_is_refused_before_anything_runs(venue: Project, name: str) -> None:
     before = labels(venue)
-    started = time.monotonic()
     with dbt_not_started(venue):  # no parse, no target folder
         result = venue.cli("rank", f"--{name.replace('_', '-')}", PAYLOAD,
                            "--export-dir", str(venue.scratch / "exports"), check=False)
-    took = time.monotonic() - started
     assert result.returncode == 2, result.stdout + result.stderr
     last = result.stderr.strip().splitlines()[-1]
     assert name.replace("_", "-") in last or name in last, last
     assert SECRET not in result.stdout + result.stderr
     assert labels(venue) == before
     assert not (venue.scratch / "exports").exists()
-    assert took < 10, took  # a bound, not a benchmark: dbt's start-up alone takes longer
 
 
 @pytest.mark.e2e  # a dbt command per var (on one parse)
