@@ -185,18 +185,21 @@ HAVE_JAVA := $(shell command -v java >/dev/null 2>&1 && echo yes)
 TEST_WORKERS ?= 2
 PYTEST_XDIST = -n $(TEST_WORKERS) --dist loadfile
 
+# every run of make test keeps each test's seconds (JUnit XML), so make test-times can turn the
+# last run into docs/tests.md's table of module times without running the suite again
+TEST_TIMES ?= output/test-times.xml
+
 test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test on both cores (Spark's too where Java is installed)
-	$(BIN)/pytest $(PYTEST_XDIST)
+	@mkdir -p $(dir $(TEST_TIMES))
+	$(BIN)/pytest $(PYTEST_XDIST) --junitxml=$(TEST_TIMES)
 
 test-fast: setup ## every test not marked e2e (none starts dbt): the quick loop while editing
 	$(BIN)/pytest -m "not e2e" $(PYTEST_XDIST)
 
-## docs/tests.md's table of each module's time: every test as make test runs them (no lint), its
-## JUnit XML kept in output/, the table rewritten (bench/suite_times.py reads --durations=0 too).
-TEST_TIMES ?= output/test-times.xml
-test-times: setup $(if $(HAVE_JAVA),setup-spark) ## every test as make test runs them, then docs/tests.md's table of module times
-	@mkdir -p $(dir $(TEST_TIMES))
-	$(BIN)/pytest $(PYTEST_XDIST) --junitxml=$(TEST_TIMES)
+## docs/tests.md's table of each module's time, from the last make test's JUnit XML (run make test
+## first; on a fresh clone for the table the docs keep); bench/suite_times.py reads --durations=0 too.
+test-times: ## docs/tests.md's table of module times, from the last make test
+	@test -f "$(TEST_TIMES)" || { echo "error: no $(TEST_TIMES): run make test first" >&2; exit 2; }
 	$(PY) -m bench.suite_times $(TEST_TIMES) --update docs/tests.md
 
 rank-sets-sql: setup ## render paperrank rank-sets' SQL from macros/rank_sets/ again (after changing a rank-set macro)
