@@ -77,6 +77,9 @@ DEMO_PUBLISHED_DB ?= warehouse/demo_published.duckdb
 # papers of the synthetic venue (empty: ICML 2026's 6,352)
 DEMO_PAPERS ?=
 
+# a var's default as dbt_project.yml sets it, read when make help shows it (the file is its one home)
+PROJECT_VAR = $(shell sed -n 's/^  $(1): *//p' dbt_project.yml)
+
 .PHONY: help setup setup-spark spark-raw demo run rank report build publish publications rollback export validate validate-raw \
         validate-marts lint test test-fast test-times test-python test-dbt docs bench bench-rank rank-sets-sql clean
 
@@ -84,7 +87,7 @@ help: ## the targets and the settings with their current values
 	@echo "targets (make <target>):"
 	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 18
 	@echo "settings (current value):"
-	@echo "  TAXONOMY=$(TAXONOMY)  TOP_N=$(TOP_N)  WEIGHT_SET=$(WEIGHT_SET)  VENUE=$(VENUE)"
+	@echo "  TAXONOMY=$(or $(TAXONOMY),$(call PROJECT_VAR,taxonomy))  TOP_N=$(or $(TOP_N),$(call PROJECT_VAR,top_n))  WEIGHT_SET=$(or $(WEIGHT_SET),$(call PROJECT_VAR,weight_set))  VENUE=$(VENUE)  (the first three when empty: dbt_project.yml's)"
 	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXTRAS=$(EXTRAS) (empty: all)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  PICK_QUOTA=$(PICK_QUOTA)  CSV_BOM=$(CSV_BOM)"
 	@echo "  PAPERRANK_DB=$(PAPERRANK_DB)  PAPERRANK_PUBLISHED_DB=$(PAPERRANK_PUBLISHED_DB)"
 	@echo "  uncertainty (empty: dbt_project.yml's):$(foreach v,$(UNCERTAINTY_SETTINGS), $(v)=$($(v)))"

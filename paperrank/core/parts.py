@@ -61,13 +61,3 @@ def test_selection(extras: tuple[str, ...], tag: str) -> list[str]:
     the extras not chosen are excluded by their tags."""
     left_out = [f"tag:{extra}" for extra in EXTRAS if extra not in extras]
     return ["--select", tag, *(["--exclude", *left_out] if left_out else [])]
-
-
-def with_models(manifest: object) -> set[str]:
-    """The parts that have at least one enabled model in dbt's manifest: an extra without
-    models (before its first model exists) is in no build, so none records it."""
-    found: set[str] = set()
-    for node in getattr(manifest, "nodes", {}).values():
-        if getattr(node, "resource_type", None) == "model":
-            found.update(tag for tag in node.tags if tag in PARTS)
-    return found

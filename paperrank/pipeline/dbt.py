@@ -84,7 +84,7 @@ class Dbt:
         from dbt.cli.main import dbtRunner
 
         if command[0] in LOADS_SEEDS:
-            _check_seeds()
+            check_seeds()
         if command[0] in RUNS_TESTS:  # so a failure explains this run's tests, never an older run's
             (config.dbt_target_path() / "run_results.json").unlink(missing_ok=True)
         manifest = self.manifest
@@ -200,7 +200,7 @@ def _useful_line(text: str) -> str:
     return lines[-1] if lines else ""
 
 
-def _check_seeds() -> None:
+def check_seeds() -> None:
     """A malformed seed row as one line naming file and line, before dbt's CSV sniffer dump."""
     problems = seeds.check_folder(seeds.DEFAULT_SEEDS)
     if problems:

@@ -16,8 +16,8 @@ from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import db_path
 from paperrank.engines import dbt_target
 from paperrank.pipeline import settings
-from paperrank.pipeline.dbt import Dbt
-from paperrank.pipeline.rank import build
+from paperrank.pipeline.dbt import Dbt, check_seeds
+from paperrank.pipeline.rank import build, refresh_related
 from paperrank.pipeline.settings import Settings
 from paperrank.publish.locks import check_writable
 
@@ -35,7 +35,10 @@ def run_dbt(chosen: Settings, command: list[str]) -> None:
     settings.check(chosen, working if command[0] in ("build", "run") and working.exists() else None)
     check_writable(working)
     dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine), quiet=False)
-    if command[0] == "build":
+    if command == ["build"]:  # `paperrank build`: the parts; `paperrank dbt -- build ...` as given
+        check_seeds()  # a malformed seed row in one line, before anything is written
+        if working.exists():  # what the extra `related` reads, as `paperrank rank` computes it
+            refresh_related(chosen, working)
         build(dbt, chosen.engine, chosen.extras)
     else:
         dbt.invoke(*command)

@@ -217,23 +217,15 @@ def publish_build(steps: Steps, engine: str, extras: tuple[str, ...] | None) -> 
 def build(dbt: Dbt, engine: str, extras: tuple[str, ...]) -> tuple[str, ...]:
     """dbt build of the ranking and `extras` on `engine` (paperrank.core.parts selects their
     models and the tests that read only those); on Spark the DuckDB raw layer is copied into
-    Spark first.  Returns the extras built (`built_extras`)."""
+    Spark first.  Returns the extras built."""
     if engine == "spark":
         from paperrank.engines.spark import warehouse_dir
         from paperrank.engines.spark_raw import sync
 
         sync(db_path(), warehouse_dir())
-    built = built_extras(dbt, extras)
     # `make test` runs the unit tests
-    dbt.invoke("build", "--exclude-resource-type", "unit_test", *parts.build_selection(built))
-    return built
-
-
-def built_extras(dbt: Dbt, extras: tuple[str, ...]) -> tuple[str, ...]:
-    """Those of `extras` that have models in the project (an extra without any, `related`
-    before its first model, is in no build): what marts.build_settings.extras records."""
-    present = parts.with_models(dbt.manifest)
-    return tuple(extra for extra in extras if extra in present)
+    dbt.invoke("build", "--exclude-resource-type", "unit_test", *parts.build_selection(extras))
+    return extras
 
 
 def export(export_dir: Path, venue: str, bom: bool) -> str:

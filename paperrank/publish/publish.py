@@ -95,10 +95,26 @@ def _publish(working: Path, published: Path, staged: Path, keep: int,
         compose(con, "work", venues, versions.current(published), held)
     finally:
         con.close()
+    # a plain published file of the single-file layout becomes the first version: its builds
+    # are the first of each venue's history, so a rollback can go back to them
+    adopted = _builds_of(published) if is_legacy_publication(published) else {}
     final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"),
                              is_legacy_publication, keep)
+    if adopted:
+        legacy = next(name for name in versions.history(published) if "legacy00" in name)
+        venue_history.published(published, adopted, legacy)
     venue_history.published(published, {venue: build_id for venue in venues}, final.name)
     return build_id, final
+
+
+def _builds_of(publication: Path) -> dict[str, str]:
+    """Each venue's build id in a publication file (marts.build_settings)."""
+    con = duckdb.connect(str(publication), read_only=True)
+    try:
+        return dict(con.execute("select venue, min(build_id) from marts.build_settings "
+                                "group by venue").fetchall())
+    finally:
+        con.close()
 
 
 def compose(con: duckdb.DuckDBPyConnection, source: str, venues: list[str], current: Path | None,
@@ -243,7 +259,7 @@ def is_legacy_publication(path: Path) -> bool:
 
 def _publication_tables() -> set[tuple[str, str]]:
     """What a publication may hold: the project's marts and seeds, and the rejected records."""
-    marts = {("marts", model.stem) for model in (ROOT / "models" / "marts").glob("*.sql")}
+    marts = {("marts", model.stem) for model in (ROOT / "models" / "marts").rglob("*.sql")}
     seeds = {("seeds", seed.stem) for seed in (ROOT / "seeds").rglob("*.csv")}
     return marts | seeds | set(RELATIONS)
 
@@ -258,7 +274,7 @@ def _attach_spark_tables(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(f'create view work."{schema}"."{table}" as select * from read_parquet({_literal(files)})')
 
 
-def rollback(published: Path, venue: str | None) -> tuple[str, str, Path]:
+def rollback(published: Path, venue: str | None = None) -> tuple[str, str, Path]:
     """Publish `venue`'s previous audited build again, every other venue as it is: a new
     publication composed of the current one and the earlier publication that holds that
     build. `venue` may be left out when the published warehouse holds one venue. Returns the

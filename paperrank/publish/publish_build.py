@@ -39,7 +39,7 @@ def command(chosen: Settings, log: Path) -> None:
     check_writable(working)
     log.parent.mkdir(parents=True, exist_ok=True)
     dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine))
-    extras = rank.built_extras(dbt, chosen.extras)
+    extras = chosen.extras
     publish.check_build(working, chosen.engine, extras)  # before anything runs
     gates = Gates(chosen, log)
     try:

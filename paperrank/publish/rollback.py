@@ -29,6 +29,7 @@ from paperrank.publish import outputs, publish, report_files, venue_history, ver
 @click.option("--no-export", is_flag=True, help="do not export again nor restore the report")
 def command(venue: str, export_dir: Path | None, report_dir: Path | None, no_export: bool) -> None:
     published = publish.require_published(publish.published_path())
+    publish.claim(published, create=False)  # a file paperrank did not write is refused first
     current = versions.current(published)
     if current is None:
         raise PaperrankError(f"{published} has no earlier publication to roll back to")

@@ -177,6 +177,9 @@ def signals_of(columns: list[str]) -> list[str]:
 
 
 def venues(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The venues the warehouse ranks; MartsError naming what is missing when it has no
+    ranking (an empty or unbuilt warehouse)."""
+    check_marts(mart_columns(con))
     return [v for (v,) in con.execute(
         "select distinct venue from marts.paper_rankings order by venue").fetchall()]
 

@@ -242,6 +242,13 @@ class InProcessDbt:
 
         return Dbt("{}").manifest
 
+    @property
+    def manifest(self) -> Any:
+        """dbt's manifest of the project (the process's one parse), for tests that read the
+        graph: the models, their tags and dependencies."""
+        with self._environment():
+            return self._manifest()
+
     def _options(self) -> list[str]:
         root, scratch = self.project.root, self.project.scratch
         return ["--project-dir", str(root), "--profiles-dir", str(root), "--no-use-colors",

@@ -48,6 +48,6 @@ def test_make_help_lists_targets_and_every_setting_with_its_value(tmp_path) -> N
                    "docs", "validate", "test", "bench"):
         assert f" {target} " in result.stdout or f" {target}\n" in result.stdout, target
     for setting in ("TAXONOMY=icml2026", "TOP_N=7", "WEIGHT_SET=mine", "VENUE=ICLR 2026",
-                    "LABEL_MODEL=", "PROFILE=", "EXTRAS=", "EXPORT_DIR=exports", "CSV_BOM=no",
+                    "LABEL_MODEL=", "PROFILE=", "EXTRAS=", "EXPORT_DIR=", "CSV_BOM=no",
                     f"PAPERRANK_DB={project.db}", f"PAPERRANK_PUBLISHED_DB={project.published}"):
         assert setting in result.stdout, setting

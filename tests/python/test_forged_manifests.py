@@ -51,10 +51,14 @@ def refused(capsys: pytest.CaptureFixture[str], argv: list[str], *words: str) ->
 
 
 def tiny_working(path: Path, build_id: str = "9e9f663f-0000-4000-8000-000000000001") -> Path:
-    """A working warehouse with just what `publish` copies: a build's settings and rankings."""
+    """A working warehouse with just what `publish` copies: a build's settings, its list of
+    marts (the ranking alone) and rankings."""
     con = duckdb.connect(str(path))
     con.execute("create schema marts")
-    con.execute("create table marts.build_settings as select ? as build_id, 'X 2026' as venue",
+    con.execute("create table marts.build_settings as select ? as build_id, 'X 2026' as venue, "
+                "'' as extras", [build_id])
+    con.execute("create table marts.build_marts as select ? as build_id, 'ranking' as part, mart "
+                "from (values ('build_settings'), ('build_marts'), ('paper_rankings')) as m(mart)",
                 [build_id])
     con.execute("create table marts.paper_rankings as select 'p1' as paper_id, 1 as category_rank")
     con.close()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from project import BIN, REPO, Project
+from project import BIN, REPO, Project, rows, warehouse_copy
 
 from paperrank.publish import publish, versions
 
@@ -173,15 +173,29 @@ def test_stray_files_are_not_publications_and_publications_are_read_only(built: 
         copy.unlink()
 
 
+def as_build(working: Path, build_id: str) -> Path:
+    """The working warehouse's build under another build id (its settings and list of marts),
+    so that one build published several times reads as several builds."""
+    con = duckdb.connect(str(working))
+    try:
+        for table in ("build_settings", "build_marts"):
+            con.execute(f"update marts.{table} set build_id = ?", [build_id])
+    finally:
+        con.close()
+    return working
+
+
 def test_rollback_walks_the_publication_history(built: Project, tmp_path: Path) -> None:
     published = tmp_path / "p.duckdb"
+    working = warehouse_copy(built, tmp_path / "working").db
     names = {}
     for label in "AB":
-        names[label] = publish.publish(built.db, published)[1].name
-    assert publish.rollback(published)[1].name == names["A"]
-    names["C"] = publish.publish(built.db, published)[1].name
-    was, now = publish.rollback(published)
-    assert (was.name, now.name) == (names["C"], names["A"])  # never the withdrawn B
+        names[label] = publish.publish(as_build(working, f"build-{label}"), published)[1].name
+    assert publish.rollback(published)[1] == "build-A"
+    names["C"] = publish.publish(as_build(working, "build-C"), published)[1].name
+    was, now, version = publish.rollback(published)
+    assert (was, now) == ("build-C", "build-A")  # never the withdrawn B
+    assert version.name not in names.values()  # a new publication, composed of A's rows
     with pytest.raises(Exception, match="no earlier publication"):
         publish.rollback(published)
 
@@ -191,8 +205,10 @@ def test_an_upgrade_from_the_single_file_layout_keeps_every_build(built: Project
     published = tmp_path / "single.duckdb"
     shutil.copy(versions.current(built.published), published)  # the old layout: a plain file
     published.chmod(0o644)
-    _, new = publish.publish(built.db, published)
+    (legacy,) = rows(published, "select distinct build_id from marts.build_settings")[0]
+    working = as_build(warehouse_copy(built, tmp_path / "working").db, "build-new")
+    _, new = publish.publish(working, published)
     history = versions.history(published)
     assert len(history) == 2 and history[1] == new.name and "legacy00" in history[0]
-    was, now = publish.rollback(published)
-    assert was == new and "legacy00" in now.name
+    was, now, _ = publish.rollback(published)
+    assert (was, now) == ("build-new", legacy)
