@@ -3,7 +3,7 @@
     exactly these marts of this build (the same build_id as build_settings): a mart that an
     earlier build of other extras left in the working warehouse is in no row, so it is never
     published, audited or exported as this build's. Read from dbt's graph, not from the
-    warehouse, so it says what this run wrote. -#}
+    warehouse, so it says what this run wrote; one row per venue the build ranked. -#}
 {%- set extras = built_extras() -%}
 {%- set held = [] -%}
 {%- if execute -%}
@@ -20,11 +20,16 @@
 
 with
 
-final as (
+settings as (
+
+    select * from {{ ref('build_settings') }}
+
+),
+
+held as (
 
     -- the columns and their types, then one row per mart
     select
-        cast(null as string) as build_id,
         cast(null as string) as part,
         cast(null as string) as mart
     where false
@@ -33,10 +38,24 @@ final as (
         union all
 
         select
-            {{ sql_string(invocation_id) }} as build_id,
             {{ sql_string(row.part) }} as part,
             {{ sql_string(row.mart) }} as mart
     {%- endfor %}
+
+),
+
+-- one row per venue and mart: the published warehouse holds every venue's latest build, each
+-- venue's rows of its own build (a venue published later never changes another's list)
+final as (
+
+    select
+        settings.venue,
+        cast(settings.build_id as string) as build_id,
+        held.part,
+        held.mart
+
+    from settings
+    cross join held
 
 )
 

@@ -67,9 +67,15 @@ def _serve(pipe: Connection) -> None:
     os.dup2(devnull, 2)  # library chatter; the reports travel through the pipe
     while True:
         try:
-            stage, chosen, frames = pipe.recv()
+            stage, chosen, frames, environment, folder = pipe.recv()
         except (EOFError, OSError):
             return
+        # the caller's environment and folder as they are now, not as they were when this worker
+        # started: a process that runs many commands (a test session, a bench) changes
+        # PAPERRANK_DB and the output folders between them, and a check must read this run's
+        os.environ.clear()
+        os.environ.update(environment)
+        os.chdir(folder)
         pipe.send(_check(stage, chosen, frames))
 
 
@@ -141,7 +147,7 @@ class Gates:
 
     def _send(self, request: tuple[str, Settings, Any]) -> None:
         try:
-            self.worker.pipe.send(request)
+            self.worker.pipe.send((*request, dict(os.environ), os.getcwd()))
         except (OSError, ValueError) as error:  # BrokenPipeError, a closed pipe
             self.send_error = error
 

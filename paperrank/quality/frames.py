@@ -68,7 +68,7 @@ MART_SQL: dict[str, tuple[str, str]] = {
         order by venue, category, category_rank
     """),
 }
-BUILD_MARTS_SQL = "select mart from marts.build_marts"
+BUILD_MARTS_SQL = "select distinct mart from marts.build_marts"
 
 
 def read_stage(stage: str, db: Path | None, taxonomy: str | None,

@@ -57,7 +57,8 @@ def tiny_working(path: Path, build_id: str = "9e9f663f-0000-4000-8000-0000000000
     con.execute("create schema marts")
     con.execute("create table marts.build_settings as select ? as build_id, 'X 2026' as venue, "
                 "'' as extras", [build_id])
-    con.execute("create table marts.build_marts as select ? as build_id, 'ranking' as part, mart "
+    con.execute("create table marts.build_marts as select 'X 2026' as venue, ? as build_id, "
+                "'ranking' as part, mart "
                 "from (values ('build_settings'), ('build_marts'), ('paper_rankings')) as m(mart)",
                 [build_id])
     con.execute("create table marts.paper_rankings as select 'p1' as paper_id, 1 as category_rank")

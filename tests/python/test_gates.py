@@ -13,9 +13,10 @@ import signal
 import threading
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 import pytest
-from project import Project
+from project import Project, warehouse_copy
 
 from paperrank.pipeline import gates
 from paperrank.pipeline.gates import GateFailed, Gates
@@ -89,3 +90,34 @@ def test_a_run_cut_short_never_hands_its_verdict_to_the_next(synthetic_loaded: P
     cut = start(synthetic_loaded, tmp_path / "pipeline.log")
     cut.stop()  # the raw verdict was never read
     assert gates._WORKER is None and not cut.worker.process.is_alive()
+
+
+def test_each_check_reads_the_warehouse_of_its_own_run(synthetic_built: Project, tmp_path: Path) -> None:
+    """One worker serves every run of a process, and each run's checks read that run's
+    warehouse: the worker started for a clean build, then a run on a copy whose composite is
+    NaN fails its mart checks (before, the worker kept the first run's PAPERRANK_DB and passed)."""
+    gates._discard_worker()
+    with synthetic_built.environment():  # as a run of the pipeline: its settings throughout
+        clean = Gates(SETTINGS, tmp_path / "clean.log")
+        try:
+            clean.raw()
+            clean.marts()
+        finally:
+            clean.stop()
+    broken = warehouse_copy(synthetic_built, tmp_path / "broken")
+    con = duckdb.connect(str(broken.db))
+    try:
+        con.execute("update intermediate.int_papers_ranked set local_top_overall = 'nan'::double "
+                    "where paper_id = (select min(paper_id) from intermediate.int_papers_ranked)")
+    finally:
+        con.close()
+    with broken.environment():
+        checked = Gates(SETTINGS, tmp_path / "broken.log")
+        try:
+            assert checked.worker.process.pid == clean.worker.process.pid  # the same worker
+            checked.raw()
+            with pytest.raises(GateFailed, match="marts quality checks failed"):
+                checked.marts()
+        finally:
+            checked.stop()
+    assert "local_top_overall" in (tmp_path / "broken.log").read_text(encoding="utf-8")
