@@ -212,7 +212,7 @@ docs: setup ## dbt docs as one static page: target/static_index.html opens from 
 	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static
 	@echo "open $(or $(DBT_TARGET_PATH),target)/static_index.html in a browser (no server needed)"
 
-bench: setup ## the ranking, uncertainty, rank-set, outcome, related-papers and report-page benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
+bench: setup ## the ranking, uncertainty, rank-set, outcome, related-papers, operator-command and report-page benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
 	$(PY) -m bench $(if $(BENCH_SCALES),--scales "$(BENCH_SCALES)")
 	$(PY) -m bench.uncertainty
 	$(PY) -m bench.rank_sets --command 15,10000,100000 --runs 3
@@ -220,6 +220,7 @@ bench: setup ## the ranking, uncertainty, rank-set, outcome, related-papers and 
 	$(PY) -m bench.rank_sets --scales 1m-short,1m-many --runs 2
 	$(PY) -m bench.outcomes --synthetic 1000000
 	$(PY) -m bench.related
+	$(PY) -m bench.pipeline --runs 3
 	@if [ -f "$(PAPERRANK_PUBLISHED_DB)" ]; then \
 	    $(PY) -m paperrank.report.bench --db "$(PAPERRANK_PUBLISHED_DB)" && \
 	    $(PY) -m bench.rank_sets --db "$(PAPERRANK_PUBLISHED_DB)" && \
