@@ -64,7 +64,7 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
     `extras`, when given, are the extras the build must hold (marts.build_settings.extras):
     a build of other extras is refused.  Returns the build id and the version file.  Raises
     before switching on any error."""
-    staged = versions.versions_dir(published) / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
+    staged = _staged_path(published)
     try:
         claim(published)  # makes the versions folder: the first write, on a read-only disk too
         versions.prune(published, keep)
@@ -77,6 +77,12 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
         _remove_staged(staged)
         raise PaperrankError(f"publishing to {published} failed, nothing was switched: "
                              f"{_first_line(error)}") from None
+
+
+def _staged_path(published: Path) -> Path:
+    """Where this process writes a new publication before it is installed (a temporary name
+    in the versions folder, which `versions.prune` clears when its process is gone)."""
+    return versions.versions_dir(published) / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
 
 
 def _remove_staged(staged: Path) -> None:
@@ -97,7 +103,7 @@ def _publish(working: Path, published: Path, staged: Path, keep: int,
         con.close()
     # a plain published file of the single-file layout becomes the first version: its builds
     # are the first of each venue's history, so a rollback can go back to them
-    adopted = _builds_of(published) if is_legacy_publication(published) else {}
+    adopted = venue_history.builds_in(published) if is_legacy_publication(published) else {}
     final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"),
                              is_legacy_publication, keep)
     if adopted:
@@ -105,16 +111,6 @@ def _publish(working: Path, published: Path, staged: Path, keep: int,
         venue_history.published(published, adopted, legacy)
     venue_history.published(published, {venue: build_id for venue in venues}, final.name)
     return build_id, final
-
-
-def _builds_of(publication: Path) -> dict[str, str]:
-    """Each venue's build id in a publication file (marts.build_settings)."""
-    con = duckdb.connect(str(publication), read_only=True)
-    try:
-        return dict(con.execute("select venue, min(build_id) from marts.build_settings "
-                                "group by venue").fetchall())
-    finally:
-        con.close()
 
 
 def compose(con: duckdb.DuckDBPyConnection, source: str, venues: list[str], current: Path | None,
@@ -286,7 +282,7 @@ def rollback(published: Path, venue: str | None = None) -> tuple[str, str, Path]
         raise PaperrankError(f"{published} has no earlier publication to roll back to")
     venue = venue_history.one_venue(current, venue)
     withdrawn, restored, holder = venue_history.previous(published, venue)
-    staged = versions.versions_dir(published) / f"{versions.TMP_PREFIX}{os.getpid()}-{published.name}"
+    staged = _staged_path(published)
     try:
         staged.unlink(missing_ok=True)
         con = duckdb.connect(str(staged))
@@ -298,8 +294,7 @@ def rollback(published: Path, venue: str | None = None) -> tuple[str, str, Path]
         final = versions.install(published, staged, versions.version_name(restored, ".duckdb"),
                                  is_legacy_publication)
     except (OSError, duckdb.IOException, duckdb.TransactionException) as error:
-        versions._remove(staged)
-        versions._remove(staged.with_name(staged.name + ".wal"))
+        _remove_staged(staged)
         raise PaperrankError(f"rolling back {venue} in {published} failed, nothing was switched: "
                              f"{_first_line(error)}") from None
     venue_history.rolled_back(published, venue, final.name)

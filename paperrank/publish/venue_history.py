@@ -75,16 +75,22 @@ def builds(link: Path) -> dict[str, list[str]]:
     return {venue: [entry["build_id"] for entry in entries] for venue, entries in sorted(_read(link).items())}
 
 
-def venues_of(publication: Path) -> list[str]:
-    """The venues a publication file holds (marts.build_settings)."""
+def builds_in(publication: Path) -> dict[str, str]:
+    """Each venue's build id in a publication file (marts.build_settings); empty when it has
+    none to read."""
     con = duckdb.connect(str(publication), read_only=True)
     try:
-        return [r[0] for r in con.execute(
-            "select distinct venue from marts.build_settings order by 1").fetchall()]
+        return dict(con.execute("select venue, min(build_id) from marts.build_settings "
+                                "group by venue").fetchall())
     except duckdb.Error:
-        return []
+        return {}
     finally:
         con.close()
+
+
+def venues_of(publication: Path) -> list[str]:
+    """The venues a publication file holds (marts.build_settings)."""
+    return sorted(builds_in(publication))
 
 
 def one_venue(publication: Path, venue: str | None, doing: str = "roll back") -> str:
