@@ -92,6 +92,7 @@ def test_a_run_cut_short_never_hands_its_verdict_to_the_next(synthetic_loaded: P
     assert gates._WORKER is None and not cut.worker.process.is_alive()
 
 
+@pytest.mark.e2e  # built by `paperrank rank` (dbt): the library's synthetic_built
 def test_each_check_reads_the_warehouse_of_its_own_run(synthetic_built: Project, tmp_path: Path) -> None:
     """One worker serves every run of a process, and each run's checks read that run's
     warehouse: the worker started for a clean build, then a run on a copy whose composite is

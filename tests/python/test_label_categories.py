@@ -54,7 +54,7 @@ def test_only_exact_names_match(tmp_path: Path) -> None:
 def project(tmp_path: Path) -> Project:
     project = Project(tmp_path / "w.duckdb", tmp_path)
     papers = write_json(tmp_path / "papers.json", [paper(f"P{i}") for i in range(1, 6)])
-    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.cli("ingest", "file", str(papers), "--venue", "ICLR 2026")
     return project
 
 
@@ -62,7 +62,7 @@ def test_import_rejects_near_names_and_says_so(project: Project, tmp_path: Path)
     path = tmp_path / "labels.csv"
     path.write_text("paper_id,category\nP1,SWE-Agents\nP2,Datasets and Benchmarks\nP3,???\n"
                     "P4,机器人\nP5, swe agents \n", encoding="utf-8")
-    result = project.paperrank("classify", "import", str(path), "--taxonomy", "iclr2026")
+    result = project.cli("classify", "import", str(path), "--taxonomy", "iclr2026")
     assert "records rejected: 4" in result.stdout
     assert rows(project.db, "select paper_id, category from raw.paper_labels") == [("P5", "SWE Agents")]
     reasons = sorted(r[0] for r in rows(project.db, "select reason from raw.rejected_records"))

@@ -16,7 +16,7 @@ from test_paperlists import paper, rows, write_json
 def project(tmp_path: Path) -> Project:
     project = Project(tmp_path / "w.duckdb", tmp_path)
     papers = write_json(tmp_path / "papers.json", [paper(f"P{i}") for i in range(1, 5)])
-    project.paperrank("ingest", "file", str(papers), "--venue", "ICLR 2026")
+    project.cli("ingest", "file", str(papers), "--venue", "ICLR 2026")
     return project
 
 
@@ -32,7 +32,7 @@ def test_csv_labels_with_outside_category_and_unknown_paper(project: Project,
         "P1,SWE Agents,low,second label for P1 in one file\n",
         encoding="utf-8",
     )
-    result = project.paperrank("classify", "import", str(path), "--taxonomy", "iclr2026")
+    result = project.cli("classify", "import", str(path), "--taxonomy", "iclr2026")
     assert "records rejected: 3" in result.stdout
     assert rows(project.db, "select paper_id, category, confidence, model from raw.paper_labels "
                             "order by 1") == [
@@ -58,9 +58,9 @@ def test_parquet_and_jsonl_with_peer_column_names(project: Project, tmp_path: Pa
         {"id": "P3", "label": "Infrastructure"},
         {"id": "P4", "label": "UNCLASSIFIED"},
     ]) + "\n{broken\n", encoding="utf-8")
-    project.paperrank("classify", "import", str(parquet), "--taxonomy", "iclr2026",
+    project.cli("classify", "import", str(parquet), "--taxonomy", "iclr2026",
                    "--model", "peer-llm")
-    result = project.paperrank("classify", "import", str(jsonl), "--taxonomy", "iclr2026")
+    result = project.cli("classify", "import", str(jsonl), "--taxonomy", "iclr2026")
     assert "invalid json" in result.stdout
     assert rows(project.db, "select paper_id, category, model from raw.paper_labels "
                             "order by 1") == [
@@ -69,7 +69,7 @@ def test_parquet_and_jsonl_with_peer_column_names(project: Project, tmp_path: Pa
         ("P3", "Infrastructure", "import:more.jsonl"),
         ("P4", "UNCLASSIFIED", "import:more.jsonl"),
     ]
-    again = project.paperrank("classify", "import", str(parquet), "--taxonomy", "iclr2026",
+    again = project.cli("classify", "import", str(parquet), "--taxonomy", "iclr2026",
                            "--model", "peer-llm")
     assert "labels loaded: 2 (0 new)" in again.stdout
 
@@ -77,7 +77,7 @@ def test_parquet_and_jsonl_with_peer_column_names(project: Project, tmp_path: Pa
 def test_unknown_taxonomy_is_a_clear_error(project: Project, tmp_path: Path) -> None:
     path = tmp_path / "labels.csv"
     path.write_text("paper_id,category\nP1,Robotics\n", encoding="utf-8")
-    result = project.paperrank("classify", "import", str(path), "--taxonomy", "nope", check=False)
+    result = project.cli("classify", "import", str(path), "--taxonomy", "nope", check=False)
     assert result.returncode == 2
     assert "unknown taxonomy 'nope'" in result.stderr
     assert "known: iclr2026, icml2026" in result.stderr

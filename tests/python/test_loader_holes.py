@@ -1,7 +1,8 @@
 """Holes in the loaders and the classifier, each reproduced, each closed.
 
-Run as an operator runs them (`paperrank ingest ...`, `paperrank classify ...`) against a
-real DuckDB file: the same status means the same thing on both loaders; a file without a
+Run as an operator runs them (`paperrank ingest ...`, `paperrank classify ...`, in this process
+through the command's own entry point: exit code, stdout and stderr as a shell sees them) against
+a real DuckDB file: the same status means the same thing on both loaders; a file without a
 signal its review form has, or whose signal is all empty, does not load; a file in an unknown
 format, or one where nothing loads, exits non-zero; hostile text (control characters, lone
 surrogates, huge fields, script links) is cleaned or rejected record by record; a warehouse
@@ -49,7 +50,7 @@ def project(tmp_path: Path) -> Project:
 
 
 def ingest(project: Project, kind: str, path: Path, *extra: str):
-    return project.paperrank("ingest", kind, str(path), "--venue", VENUE, *extra, check=False)
+    return project.cli("ingest", kind, str(path), "--venue", VENUE, *extra, check=False)
 
 
 # -- accepted or not: one rule, both loaders ----------------------------------------------------
@@ -187,7 +188,7 @@ def test_huge_rationale_in_a_label_file_rejects_its_row_only(project: Project,
     labels = tmp_path / "labels.csv"
     labels.write_text("paper_id,category,rationale\nP1,AI Systems,short\n"
                       f"P2,AI Systems,{'z' * 10_000_000}\n", encoding="utf-8")
-    result = project.paperrank("classify", "import", str(labels), "--taxonomy", "icml2026",
+    result = project.cli("classify", "import", str(labels), "--taxonomy", "icml2026",
                             check=False)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
@@ -210,7 +211,7 @@ def test_a_locked_warehouse_gives_one_line_naming_the_process(project: Project,
         for command in (("ingest", "file", str(path), "--venue", VENUE),
                         ("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords"),
                         ("classify", "eval", "--taxonomy", "icml2026", "--against", "x")):
-            result = project.paperrank(*command, check=False)
+            result = project.cli(*command, check=False)
             assert result.returncode == 2, result.stderr
             lines = result.stderr.strip().splitlines()
             assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
@@ -241,17 +242,17 @@ def test_classify_check_and_run_without_a_key(project: Project, tmp_path: Path,
     monkeypatch.delenv("PAPERRANK_CLASSIFY_CONFIG", raising=False)
     ingest(project, "file", write_json(tmp_path / "p.json", [paper("P1")]))  # one to classify
     for command in (("check",), ("run", "--taxonomy", "icml2026")):
-        result = project.paperrank("classify", *command, "--base-url", "https://llm.example.com/v1",
+        result = project.cli("classify", *command, "--base-url", "https://llm.example.com/v1",
                                 check=False)
         assert result.returncode == 2 and "OPENAI_API_KEY is not set" in result.stderr
         assert "--backend keywords" in result.stderr and "Traceback" not in result.stderr
     monkeypatch.setenv("OPENAI_API_KEY", "sk-check")
     with FakeLLM() as server:
-        result = project.paperrank("classify", "check", "--base-url", server.base_url)
+        result = project.cli("classify", "check", "--base-url", server.base_url)
     assert "answers and accepts the key" in result.stdout and "is listed" in result.stdout
     closed = subprocess.run([sys.executable, "-c", "import socket; s = socket.socket(); "
                              "s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"],
                             capture_output=True, text=True).stdout.strip()
-    result = project.paperrank("classify", "check", "--base-url", f"http://127.0.0.1:{closed}/v1",
+    result = project.cli("classify", "check", "--base-url", f"http://127.0.0.1:{closed}/v1",
                             check=False)
     assert result.returncode == 2 and "did not answer" in result.stderr, result.stderr

@@ -33,6 +33,7 @@ def frame(db: Path, sql: str) -> pd.DataFrame:
         con.close()
 
 
+@pytest.mark.e2e  # the whole real venue: 5,358 papers, over a minute of two cores
 def test_iclr2026_related_papers_reach_the_measures_and_repeat(iclr_loaded, tmp_path, capsys):
     project = warehouse_copy(iclr_loaded, tmp_path)
     first = refresh(project.db, taxonomy="iclr2026")
