@@ -74,7 +74,9 @@ class Dbt:
 
         key = _parse_key(self.target)
         if key not in MANIFESTS:
-            parsed = dbtRunner().invoke(self._argv(["parse"], with_vars=False))
+            # --no-write-json: the command that follows writes target/manifest.json (and its
+            # run_results.json) when it ends; written here too, it cost a second of each start
+            parsed = dbtRunner().invoke(self._argv(["parse", "--no-write-json"], with_vars=False))
             self._raise_for(parsed, "parse")
             MANIFESTS[key] = parsed.result
         return _uncompiled(MANIFESTS[key])
