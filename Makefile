@@ -185,8 +185,10 @@ HAVE_JAVA := $(shell command -v java >/dev/null 2>&1 && echo yes)
 # pytest on both cores (pytest-xdist), a test module whole on one worker (--dist loadfile): the
 # Spark module's one Spark session and every module-scoped build are made once. (--dist loadgroup
 # groups nothing under pytest 9.2, whose node ids xdist 3.8 can no longer tag with the group.)
+# Modules go out in collection order (--no-loadscope-reorder, not by their number of tests), and
+# conftest.py collects the longest first, by docs/tests.md's table of module times.
 TEST_WORKERS ?= 2
-PYTEST_XDIST = -n $(TEST_WORKERS) --dist loadfile
+PYTEST_XDIST = -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # every run of make test keeps each test's seconds (JUnit XML), so make test-times can turn the
 # last run into docs/tests.md's table of module times without running the suite again

@@ -99,6 +99,21 @@ def table(modules: dict[str, Module]) -> str:
     return "\n".join(lines)
 
 
+# a row of the table: "| test_x.py | 8 | 497.9 | 19.4% | ..."
+ROW = re.compile(r"^\|\s*(test_\w+\.py)\s*\|\s*\d+\s*\|\s*(\d+(?:\.\d+)?)\s*\|")
+
+
+def recorded(page: Path) -> dict[str, float]:
+    """Each module's seconds in `page`'s table (empty when the page or its table is missing):
+    the suite starts its longest modules first by them (tests/python/conftest.py)."""
+    content = page.read_text(encoding="utf-8") if page.exists() else ""
+    start, end = content.find(BEGIN), content.find(END)
+    if start < 0 or end < start:
+        return {}
+    rows = (ROW.match(line) for line in content[start:end].splitlines())
+    return {row.group(1): float(row.group(2)) for row in rows if row}
+
+
 def update(page: Path, text: str) -> None:
     """Replace the table between BEGIN and END in `page` (both must be there)."""
     content = page.read_text(encoding="utf-8")

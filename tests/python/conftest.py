@@ -39,7 +39,9 @@ from pathlib import Path
 import library
 import pytest
 from docs_pages import readme_iclr_example
-from project import ICLR, Project, replicate_options, require_shared, warehouse_copy
+from project import ICLR, REPO, Project, replicate_options, require_shared, warehouse_copy
+
+from bench.suite_times import recorded
 
 # A pytest-xdist worker (make test runs on both cores) has a __main__ without a file; pyspark,
 # installed with the Spark extra and imported by great-expectations, takes that for a doctest run
@@ -48,6 +50,18 @@ from project import ICLR, Project, replicate_options, require_shared, warehouse_
 # made-up name there killed the child before it read a request: the hang of two workers).
 if getattr(sys.modules["__main__"], "__spec__", None) is None and not hasattr(sys.modules["__main__"], "__file__"):
     sys.modules["__main__"].__file__ = str(Path(__file__).with_name("xdist_main.py"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest modules first, by their seconds in docs/tests.md's table of the last full run.
+
+    `make test` hands each module whole to the next free worker (--dist loadfile, in collection
+    order: --no-loadscope-reorder), so a long module collected late (the Spark module is one of
+    the last alphabetically) kept one worker busy for minutes after the other had finished.
+    Longest first is the classic rule for that (a module the table does not know yet goes
+    last); the order inside a module is kept, and every worker collects the same order."""
+    seconds = recorded(REPO / "docs" / "tests.md")
+    items.sort(key=lambda item: -seconds.get(item.path.name, 0.0))
 
 
 SYNTHETIC_VENUE = "SYNTH 2026"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.suite_times import BEGIN, END, main, read, table
+from bench.suite_times import BEGIN, END, main, read, recorded, table
 
 # one run as pytest-xdist reports it (with loadgroup's "@group" suffixes), parameters, a class
 JUNIT = """<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="5">
@@ -66,3 +66,27 @@ def test_a_record_without_durations_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="no <!-- module times"):
         main([str(report), "--update", str(page)])
     assert page.read_text(encoding="utf-8") == "no markers\n"
+
+
+def test_the_recorded_times_order_the_suite_longest_first(tmp_path: Path) -> None:
+    """What the suite's collection order reads back from the page (conftest.py): each module's
+    seconds as the table wrote them; nothing from a page without the table."""
+    page = tmp_path / "tests.md"
+    page.write_text(f"# Tests\n\n{BEGIN}\n{EXPECTED}\n{END}\n| test_outside.py | 1 | 9.0 | x | |\n",
+                    encoding="utf-8")
+    assert recorded(page) == {"test_slow.py": 92.5, "test_spark_engine.py": 40.2, "test_fast.py": 0.8}
+    assert recorded(tmp_path / "missing.md") == {}
+    page.write_text(EXPECTED, encoding="utf-8")
+    assert recorded(page) == {}
+
+
+def test_the_suite_collects_its_longest_modules_first(request: pytest.FixtureRequest) -> None:
+    """This session's own order (whatever it selected): modules in the order of docs/tests.md's
+    table, each whole."""
+    seconds = recorded(Path(__file__).resolve().parents[2] / "docs" / "tests.md")
+    assert len(seconds) > 40, "docs/tests.md lost its table of module times"
+    modules = [item.path.name for item in request.session.items]
+    order = [module for i, module in enumerate(modules) if i == 0 or modules[i - 1] != module]
+    assert len(order) == len(set(order)), "a module's tests were split apart"
+    known = [seconds[module] for module in order if module in seconds]
+    assert known == sorted(known, reverse=True), order
