@@ -21,15 +21,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pandas as pd
 
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError, WarehouseLocked
 from paperrank.core.seeds import review_score_columns
 from paperrank.related.store import DDL as DERIVED_DDL
+
+if TYPE_CHECKING:  # pandas is imported where a batch is written: dbt's start-up reads this
+    import pandas as pd  # module (the lock's message) and would pay pandas' import for nothing
 
 PAYLOAD_LIMIT = 4000  # characters of a rejected record kept for a person to read
 
@@ -332,6 +334,8 @@ class LoadSummary:
 
 
 def _hash_rows(frame: pd.DataFrame, columns: Sequence[str]) -> pd.Series:
+    import pandas as pd
+
     def one(row: Sequence[Any]) -> str:
         text = json.dumps([_jsonable(v) for v in row], default=str, ensure_ascii=False)
         return hashlib.sha1(text.encode("utf-8")).hexdigest()
@@ -356,6 +360,8 @@ def _jsonable(value: Any) -> Any:
 
 
 def _frame(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> pd.DataFrame:
+    import pandas as pd
+
     frame = pd.DataFrame(list(rows), columns=list(columns))
     return frame.astype(object).where(frame.notna(), None) if len(frame) else frame
 
@@ -447,6 +453,8 @@ def _write_reviews(con: duckdb.DuckDBPyConnection, batch: Batch, snapshot: datet
     frame["snapshot_at"] = snapshot
     frame["record_hash"] = _hash_rows(frame, REVIEW_COLUMNS[:-2])
     frame["loaded_at"] = now
+    import pandas as pd
+
     scope = pd.DataFrame({"paper_id": sorted(paper_ids)})
     con.register("incoming_reviews", frame)
     con.register("incoming_scope", scope)
@@ -520,6 +528,8 @@ def _write_labels(con: duckdb.DuckDBPyConnection, batch: Batch, now: datetime) -
     time) is never stored twice, so re-importing a file is a no-op."""
     if not batch.labels:
         return 0
+    import pandas as pd
+
     frame = _frame(batch.labels, LABEL_COLUMNS)
     frame["labeled_at"] = pd.to_datetime(frame["labeled_at"], utc=True)
     frame["record_hash"] = _hash_rows(frame, LABEL_COLUMNS)
@@ -555,6 +565,8 @@ def _write_rejections(con: duckdb.DuckDBPyConnection, batch: Batch, load_id: str
     input does not pile up copies while a new problem with the same record still shows."""
     if not batch.rejected:
         return
+    import pandas as pd
+
     frame = pd.DataFrame(
         {
             "load_id": load_id,

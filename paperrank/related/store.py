@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pandas as pd
+
+if TYPE_CHECKING:  # only a type here: the warehouse module imports this one at dbt's start-up
+    import pandas as pd
 
 DDL = """
 create schema if not exists derived;
