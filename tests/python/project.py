@@ -190,6 +190,18 @@ def venue_copy(source: Project, scratch: Path) -> Project:
     return Project(scratch / source.db.name, scratch, source.root)
 
 
+def as_build(working: Path, build_id: str) -> Path:
+    """The working warehouse's build under another build id (its settings and list of marts),
+    so that one build published several times reads as several builds."""
+    con = duckdb.connect(str(working))
+    try:
+        for table in ("build_settings", "build_marts"):
+            con.execute(f"update marts.{table} set build_id = ?", [build_id])
+    finally:
+        con.close()
+    return working
+
+
 @contextmanager
 def dbt_not_started(project: Project) -> Iterator[None]:
     """Fail unless the block, run in this process, starts no dbt: the process's parses

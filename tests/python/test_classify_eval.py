@@ -15,6 +15,10 @@ from paperrank.core.warehouse import Batch, connect, write_batch
 
 pytestmark = pytest.mark.e2e  # runs the label models with dbt
 
+# dbt runs in this process (`Project.dbt_in_process`), on the worker's one parse of the project:
+# the warehouse file is named as the library's are, so that parse serves it
+WAREHOUSE = "warehouse.duckdb"
+
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
@@ -37,7 +41,7 @@ def evaluate(capsys, *argv: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def warehouse(tmp_path, monkeypatch):
-    monkeypatch.setenv("PAPERRANK_DB", str(tmp_path / "w.duckdb"))
+    monkeypatch.setenv("PAPERRANK_DB", str(tmp_path / WAREHOUSE))
     seed_papers([
         {"paper_id": "a", "title": "A", "abstract": "x", "primary_area": "optimization"},
         {"paper_id": "b", "title": "B", "abstract": "x", "primary_area": "optimization"},
@@ -48,7 +52,7 @@ def warehouse(tmp_path, monkeypatch):
     write_labels("m1", {"a": "AI Systems", "b": "AI Systems", "c": "Physical AI",
                         "d": "Physical AI"})
     # eval reads the labels through the staging view dbt ranks with
-    Project(tmp_path / "w.duckdb", tmp_path).dbt("run", "-s", "stg_raw__paper_labels")
+    Project(tmp_path / WAREHOUSE, tmp_path).dbt_in_process("run", "-s", "stg_raw__paper_labels")
     return tmp_path
 
 
@@ -96,7 +100,7 @@ def test_eval_errors_are_one_line(warehouse, capsys):
 def test_eval_and_dbt_pick_the_same_latest_label(tmp_path, monkeypatch):
     """Labels of two models answered at the same moment and loaded together: the tie is
     broken once (stg_raw__paper_labels.label_recency); eval and the ranking agree on it."""
-    db = tmp_path / "w.duckdb"
+    db = tmp_path / WAREHOUSE
     monkeypatch.setenv("PAPERRANK_DB", str(db))
     ids = [f"p{i}" for i in range(12)]
     seed_papers([{"paper_id": p, "title": p, "abstract": "x"} for p in ids])
@@ -109,8 +113,8 @@ def test_eval_and_dbt_pick_the_same_latest_label(tmp_path, monkeypatch):
             for p in ids for model, category in (("m1", "AI Systems"), ("m2", "Physical AI"))]))
     finally:
         con.close()
-    Project(db, tmp_path).dbt("run", "-s", "stg_raw__paper_labels", "int_paper_labels_deduplicated",
-                              "--vars", "{taxonomy: icml2026}")
+    Project(db, tmp_path).dbt_in_process("run", "-s", "stg_raw__paper_labels", "int_paper_labels_deduplicated",
+                                         dbt_vars='{"taxonomy": "icml2026"}')
     con = duckdb.connect(str(db), read_only=True)
     try:
         ranked_with = dict(con.execute(

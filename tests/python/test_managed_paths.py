@@ -15,31 +15,38 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 from pathlib import Path
 
 import duckdb
 import pytest
-from project import BIN, REPO, Project, rows, warehouse_copy
+from conftest import SYNTHETIC_TAXONOMY
+from project import REPO, Project, as_build, dbt_not_started, replicate_options, rows, venue_copy, warehouse_copy
 
 from paperrank.publish import publish, versions
 
 pytestmark = pytest.mark.e2e  # publishes and exports real builds
 
+# the settings the library's small venue was ranked with (`small_built`): a publish of another
+# setting would be refused for that, not for the path under test
+SETTINGS = ("--taxonomy", SYNTHETIC_TAXONOMY, "--profile", "iclr2026", "--top-n", "5", *replicate_options())
+
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """A small venue, built by dbt and published once (`python -m paperrank.pipeline rank`)."""
-    scratch = tmp_path_factory.mktemp("managed")
-    project = Project(scratch / "w.duckdb", scratch)
-    out, truth = scratch / "v.parquet", scratch / "t.parquet"
-    project.paperrank("ingest", "synthetic", "--papers", "200", "--out", str(out),
-                   "--labels-out", str(truth))
-    project.paperrank("ingest", "file", str(out), "--venue", "SYNTH 2026", "--profile",
-                   "iclr2026")
-    project.paperrank("classify", "import", str(truth), "--taxonomy", "icml2026")
-    project.paperrank("rank", "--top-n", "5", "--profile", "iclr2026",
-                   "--export-dir", str(scratch / "exports"), "--report-dir", str(scratch / "report"))
-    return project
+def built(small_built: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The library's small venue, built by dbt, published, exported and reported once
+    (`small_built`), copied whole for this module: its refused publishes still run the audit
+    (dbt's marts-agree tests write their failures into the working warehouse) and a test leaves
+    stray files in the versions folder for a while. Every command runs in this process
+    (`Project.cli`): what is tested is the refusal and the files, not the command line."""
+    return venue_copy(small_built, tmp_path_factory.mktemp("managed"))
+
+
+def published_at(project: Project, published: Path) -> Project:
+    """`project`'s warehouse with PAPERRANK_PUBLISHED_DB set to `published`."""
+    other = Project(project.db, project.scratch, project.root)
+    other.published = published
+    return other
 
 
 def tree(path: Path) -> str:
@@ -53,16 +60,10 @@ def tree(path: Path) -> str:
     return digest.hexdigest()
 
 
-def export(project: Project, folder: Path, env: dict[str, str] | None = None):
-    return project.run(str(BIN / "paperrank"), "export", "--export-dir",
-                       str(folder), check=False) if env is None else _run(project, env, "export",
-                                                                          "--export-dir", str(folder))
-
-
-def _run(project: Project, env: dict[str, str], *args: str):
-    import subprocess
-    return subprocess.run([str(BIN / "paperrank"), *args], cwd=project.root,
-                          env={**project.env, **env}, capture_output=True, text=True, timeout=600)
+def export(project: Project, folder: Path) -> subprocess.CompletedProcess[str]:
+    """`paperrank export --export-dir folder`, in this process; export never starts dbt."""
+    with dbt_not_started(project):
+        return project.cli("export", "--export-dir", str(folder), check=False)
 
 
 def one_line_refusal(result, *words: str) -> str:
@@ -100,13 +101,13 @@ def test_an_unrelated_duckdb_file_is_never_adopted(built: Project, tmp_path: Pat
     con.execute("create table notes as select 42 as answer")
     con.close()
     before = tree(other)
-    env = {"PAPERRANK_PUBLISHED_DB": str(other)}
-    one_line_refusal(_run(built, env, "publish", "--top-n", "5", "--profile", "iclr2026"),
+    elsewhere = published_at(built, other)
+    one_line_refusal(elsewhere.cli("publish", *SETTINGS, check=False),
                      str(other), "PAPERRANK_PUBLISHED_DB", "paperrank did not write it")
-    one_line_refusal(_run(built, env, "rollback"), str(other), "paperrank did not write it")
+    one_line_refusal(elsewhere.cli("rollback", check=False), str(other), "paperrank did not write it")
     # the working warehouse is not a publication either
-    one_line_refusal(_run(built, {"PAPERRANK_PUBLISHED_DB": str(built.db)}, "publish", "--top-n",
-                          "5", "--profile", "iclr2026"), "paperrank did not write it")
+    one_line_refusal(published_at(built, built.db).cli("publish", *SETTINGS, check=False),
+                     "paperrank did not write it")
     assert tree(other) == before and not (tmp_path / "analysis.duckdb.versions").exists()
 
 
@@ -116,8 +117,7 @@ def test_links_open_under_a_symlinked_parent(built: Project, tmp_path: Path) -> 
     (tmp_path / "warehouse").symlink_to(deep)
     published = tmp_path / "warehouse" / "published.duckdb"
     publish.publish(built.db, published)
-    result = _run(built, {"PAPERRANK_PUBLISHED_DB": str(published)}, "export", "--export-dir",
-                  str(tmp_path / "warehouse" / "exports"))
+    result = export(published_at(built, published), tmp_path / "warehouse" / "exports")
     assert result.returncode == 0, result.stderr
     for link in (published, tmp_path / "warehouse" / "exports"):
         assert link.exists(), f"{link} -> {os.readlink(link)} dangles"
@@ -144,11 +144,11 @@ def test_export_folders_never_nest(built: Project, tmp_path: Path) -> None:
 
 
 def test_rank_refuses_overlapping_paths_before_building(built: Project, tmp_path: Path) -> None:
-    result = built.run(str(BIN / "paperrank"), "rank", "--top-n", "5",
-                       "--export-dir", str(tmp_path / "out"), "--report-dir",
-                       str(tmp_path / "out" / "report"), check=False)
+    with dbt_not_started(built):  # nothing ran
+        result = built.cli("rank", *SETTINGS, "--export-dir", str(tmp_path / "out"),
+                           "--report-dir", str(tmp_path / "out" / "report"), check=False)
     one_line_refusal(result, "REPORT_DIR", "inside EXPORT_DIR")
-    assert "[1/7]" not in result.stdout  # nothing ran
+    assert "[1/" not in result.stdout  # no step started
 
 
 def test_stray_files_are_not_publications_and_publications_are_read_only(built: Project) -> None:
@@ -165,24 +165,12 @@ def test_stray_files_are_not_publications_and_publications_are_read_only(built: 
     copy.write_bytes(b"not a database")
     try:
         assert versions.listing(published) == [active] or stray not in versions.listing(published)
-        result = built.paperrank("publications")
+        result = built.cli("publications")
         assert stray.name not in result.stdout and "notes.duckdb" not in result.stdout
         assert stray.exists() and copy.exists()  # not ours to delete either
     finally:
         stray.unlink()
         copy.unlink()
-
-
-def as_build(working: Path, build_id: str) -> Path:
-    """The working warehouse's build under another build id (its settings and list of marts),
-    so that one build published several times reads as several builds."""
-    con = duckdb.connect(str(working))
-    try:
-        for table in ("build_settings", "build_marts"):
-            con.execute(f"update marts.{table} set build_id = ?", [build_id])
-    finally:
-        con.close()
-    return working
 
 
 def test_rollback_walks_the_publication_history(built: Project, tmp_path: Path) -> None:

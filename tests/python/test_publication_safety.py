@@ -10,7 +10,8 @@ names give the same report file name (`SYNTH 2026`, `Synth-2026`).
   and a full disk ended in tracebacks or DuckDB's raw lock text, and a lock taken by another
   process between the lock check and dbt's start in 230 lines of dbt's traceback.
 
-The venue is built once per session (`degenerate`, a library entry); each test that writes
+The venue is loaded (`degenerate_loaded`) and built (`degenerate`) once per session, library
+entries: the refusals before dbt read the loaded one, the rest the built one; each test that writes
 runs its pipelines in-process on a copy of it. A subprocess stays where the process itself is
 the point: a file-size limit or a read-only mount holds for a whole process.
 """
@@ -30,10 +31,22 @@ import duckdb
 import library
 import pytest
 from conftest import replicate_options
-from project import BIN, REPO, InProcessDbt, Project, dbt_not_started, few_replicates, rows, venue_copy, warehouse_copy
+from project import (
+    BIN,
+    REPO,
+    InProcessDbt,
+    Project,
+    as_build,
+    dbt_not_started,
+    few_replicates,
+    rows,
+    venue_copy,
+    warehouse_copy,
+)
 from test_paperlists import paper, write_json
 
 from paperrank.core.errors import PaperrankError
+from paperrank.pipeline import rank as pipeline
 from paperrank.publish import publish, report_files, versions
 
 pytestmark = pytest.mark.e2e  # runs rank / publish pipelines
@@ -42,13 +55,11 @@ VENUES = ("SYNTH 2026", "Synth-2026")
 
 
 @pytest.fixture(scope="session")
-def degenerate(small_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+def degenerate_loaded(small_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
     """The library's small venue cut down to two papers, one in each of two venues whose report
-    pages share a name, then ranked and published (venue SYNTH 2026, top_n 5, few replicates),
-    in-process, once per session; what rank printed is in scratch/rank.out. Tests that write
-    take a copy (`venue_copy`, `warehouse_copy`)."""
+    pages share a name, not built: for the refusals that come before dbt. Once per session."""
 
-    def build(folder: Path) -> None:
+    def load(folder: Path) -> None:
         project = warehouse_copy(small_loaded, folder)
         con = duckdb.connect(str(project.db))
         try:
@@ -63,7 +74,19 @@ def degenerate(small_loaded: Project, tmp_path_factory: pytest.TempPathFactory) 
             con.execute("update raw.papers set venue = ? where paper_id = ?", [VENUES[1], keep[1]])
         finally:
             con.close()
-        ranked = rank(project, "--top-n", "5")
+
+    folder = library.built(tmp_path_factory, "degenerate_loaded", load)
+    return Project(folder / "warehouse.duckdb", folder)
+
+
+@pytest.fixture(scope="session")
+def degenerate(degenerate_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """That venue ranked and published (venue SYNTH 2026, top_n 5, few replicates), in-process,
+    once per session; what rank printed is in scratch/rank.out. Tests that write take a copy
+    (`venue_copy`, `warehouse_copy`)."""
+
+    def build(folder: Path) -> None:
+        ranked = rank(warehouse_copy(degenerate_loaded, folder), "--top-n", "5")
         (folder / "rank.out").write_text(ranked.stdout, encoding="utf-8")
 
     folder = library.built(tmp_path_factory, "degenerate_built", build)
@@ -88,9 +111,9 @@ def page_hash(report: Path) -> str:
     return hashlib.sha256((report / "synth-2026.html").read_bytes()).hexdigest()
 
 
-def test_several_venues_without_venue_are_refused_before_anything(degenerate: Project,
+def test_several_venues_without_venue_are_refused_before_anything(degenerate_loaded: Project,
                                                                     tmp_path: Path) -> None:
-    project = warehouse_copy(degenerate, tmp_path)  # nothing published here yet
+    project = warehouse_copy(degenerate_loaded, tmp_path)  # nothing built nor published here yet
     with dbt_not_started(project):
         line = single_line(rank(project, venue="", check=False))
     assert "raw.papers holds 2 venues (SYNTH 2026, Synth-2026)" in line and "set VENUE" in line
@@ -151,7 +174,14 @@ def test_rollback_brings_back_the_report_of_the_build_it_restores(degenerate: Pr
     project = venue_copy(degenerate, tmp_path / "venue")
     report = project.scratch / "report"
     first = page_hash(report)
-    rank(project, "--top-n", "2")
+    # a second build published, exported and drawn by rank's own steps after its audit (as
+    # publish_steps.py runs them): the library's build under another build id, so no second dbt
+    # build, which this test does not look at
+    as_build(project.db, "build-2")
+    with project.environment():
+        steps = pipeline.Steps(3)
+        pipeline.publish_build(steps, "duckdb", None)
+        pipeline.deliver(steps, project.scratch / "exports", report, VENUES[0], False, False)
     assert page_hash(report) != first  # another build id on the page
     result = project.cli("rollback", "--export-dir", str(project.scratch / "exports"),
                          "--report-dir", str(report))
@@ -163,7 +193,6 @@ def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(
         degenerate: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from paperrank.cli import run
     from paperrank.pipeline import gates
-    from paperrank.pipeline import rank as pipeline
 
     project = venue_copy(degenerate, tmp_path / "venue")
     before = versions.current(project.published)
@@ -249,9 +278,9 @@ def test_an_analysts_read_write_connection_is_refused_before_publishing(degenera
         holder.wait()
 
 
-def test_a_truncated_working_warehouse_is_one_line(degenerate: Project, tmp_path: Path) -> None:
+def test_a_truncated_working_warehouse_is_one_line(degenerate_loaded: Project, tmp_path: Path) -> None:
     broken = tmp_path / "warehouse.duckdb"
-    broken.write_bytes(degenerate.db.read_bytes()[:5000])
+    broken.write_bytes(degenerate_loaded.db.read_bytes()[:5000])
     project = Project(broken, tmp_path)
     with dbt_not_started(project):
         result = project.cli("rank", "--venue", VENUES[0], "--export-dir", str(tmp_path / "e"),

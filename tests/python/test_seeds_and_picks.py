@@ -1,5 +1,5 @@
 """Seeds and expert picks, run as an operator runs them (`make build` on a copy of the
-project, real dbt on a throw-away warehouse):
+project, real dbt on a throw-away copy of the library's small venue, with few replicates):
 
 - a malformed seed row stops the build with one line naming the file and line;
 - a failing dbt test on a seed prints the offending rows and their CSV lines;
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from project import BIN, REPO, Project, few_replicates, warehouse_copy
+from project import BIN, FEW_REPLICATES, REPO, Project, warehouse_copy
 
 pytestmark = pytest.mark.e2e
 
@@ -37,17 +37,20 @@ def project_copy(root: Path) -> Path:
 
 
 def make_build(project: Project) -> subprocess.CompletedProcess[str]:
-    """`make build` in the copy, with the repository's virtualenv (setup is not redone)."""
+    """`make build` in the copy, with the repository's virtualenv (setup is not redone) and few
+    uncertainty replicates (make's own settings: these tests read the seeds, the picks and the
+    marts' columns, not the uncertainty)."""
     return project.run("make", "--no-print-directory", "-o", "setup", "build",
-                       f"VENV={BIN.parent}", f"TAXONOMY={TAXONOMY}", check=False)
+                       f"VENV={BIN.parent}", f"TAXONOMY={TAXONOMY}",
+                       *(f"{name.upper()}={value}" for name, value in FEW_REPLICATES.items()), check=False)
 
 
 @pytest.fixture(scope="module")
-def loaded(synthetic_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """A warehouse with a synthetic venue and its labels (a copy of the session's, conftest.py),
-    and authors on every paper (as the loaders write them into raw.papers.authors), not yet
-    built by dbt."""
-    project = warehouse_copy(synthetic_loaded, tmp_path_factory.mktemp("picks"))
+def loaded(small_loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """A warehouse with the small synthetic venue and its labels (a copy of the session's,
+    conftest.py: 80 papers, the primary-area override used), and authors on every paper (as the
+    loaders write them into raw.papers.authors), not yet built by dbt."""
+    project = warehouse_copy(small_loaded, tmp_path_factory.mktemp("picks"))
     con = duckdb.connect(str(project.db))
     try:
         con.execute("update raw.papers set authors = ?", [AUTHORS])
@@ -117,13 +120,32 @@ def test_seed_checker_names_file_line_and_value(tmp_path: Path, seed: str,
     assert expected in result.stdout, result.stdout
 
 
-def test_duplicate_pick_by_one_expert_names_the_rows_and_lines(loaded: Project,
-                                                               tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def broken_seeds(loaded: Project, tmp_path_factory: pytest.TempPathFactory
+                 ) -> tuple[Project, subprocess.CompletedProcess[str], str]:
+    """`make build` on a copy whose seeds fail two of dbt's seed tests, each read by a test of
+    its own: one expert picks a paper twice (expert_selections' unique test), and a second
+    weight set (not the one built with, which the settings check would refuse first) weighs a
+    signal that does not exist (composite_weights' accepted_values test: only the seed's own dbt
+    test catches it). dbt's summary counts exactly these two errors, so each alone stops the
+    build. The project, what make printed and the paper picked twice."""
     paper = query(loaded, "select min(paper_id) from raw.papers where is_accepted")[0][0]
-    project = built_copy(loaded, tmp_path, HEADER + f"{VENUE},{paper},Agentic AI,ana,first\n"
+    project = built_copy(loaded, tmp_path_factory.mktemp("broken_seeds"),
+                         HEADER + f"{VENUE},{paper},Agentic AI,ana,first\n"
                          f"{VENUE},{paper},Agentic AI,bo,other expert\n"
                          f"{VENUE},{paper},AI Systems,ana,again\n")
+    weights = project.root / "seeds" / "composite_weights.csv"
+    weights.write_text(weights.read_text(encoding="utf-8") + 'trial_2027,novelty,1.0,"a typo"\n',
+                       encoding="utf-8")
     result = make_build(project)
+    assert result.returncode != 0
+    assert " ERROR=2 " in result.stdout, result.stdout[-3000:]  # these two tests, nothing else
+    return project, result, paper
+
+
+def test_duplicate_pick_by_one_expert_names_the_rows_and_lines(
+        broken_seeds: tuple[Project, subprocess.CompletedProcess[str], str]) -> None:
+    project, result, paper = broken_seeds
     assert result.returncode != 0
     test = "expert_selections_unique_venue_selected_by_paper_id"
     assert (f"FAILED  dbt test {test} "
@@ -135,38 +157,46 @@ def test_duplicate_pick_by_one_expert_names_the_rows_and_lines(loaded: Project,
         ("ana", paper)]
 
 
-def test_failing_builtin_test_on_a_seed_names_the_line(loaded: Project, tmp_path: Path) -> None:
-    project = built_copy(loaded, tmp_path, HEADER)
+def test_failing_builtin_test_on_a_seed_names_the_line(
+        broken_seeds: tuple[Project, subprocess.CompletedProcess[str], str]) -> None:
+    project, result, _ = broken_seeds
     weights = project.root / "seeds" / "composite_weights.csv"
-    # a second weight set (not the one built with, which the settings check would refuse first)
-    # weighing a signal that does not exist: only the seed's own dbt test catches it
-    weights.write_text(weights.read_text(encoding="utf-8") + 'trial_2027,novelty,1.0,"a typo"\n',
-                       encoding="utf-8")
     line = weights.read_text(encoding="utf-8").splitlines().index(
         next(x for x in weights.read_text(encoding="utf-8").splitlines() if ",novelty," in x)) + 1
-    result = make_build(project)
     assert result.returncode != 0
     assert "dbt test accepted_values_composite_weights_signal" in result.stdout
     assert f"value_field='novelty', n_records=1   (seeds/composite_weights.csv line {line})" \
         in result.stdout
 
 
-def test_picks_are_per_expert_and_say_why_an_excluded_paper_is_not_ranked(
-        loaded: Project, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def picked(loaded: Project, tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, str, str]:
+    """`make build` on a copy of the loaded venue whose seed holds three picks: two experts pick
+    one ranked paper, and one of them a paper the primary-area override excludes. The project,
+    the ranked paper and the excluded one; read by the picks test and by the
+    marts test (the marts' columns and comments are the same with or without picks)."""
     ranked = query(loaded, "select min(paper_id) from raw.papers where is_accepted "
                    "and primary_area not ilike 'datasets%'")[0][0]
     overridden = query(loaded, "select min(paper_id) from raw.papers "
                        "where is_accepted and primary_area = 'datasets and benchmarks'")[0][0]
-    project = built_copy(loaded, tmp_path, HEADER + f"{VENUE},{ranked},Agentic AI,ana,\n"
+    project = built_copy(loaded, tmp_path_factory.mktemp("picked"),
+                         HEADER + f"{VENUE},{ranked},Agentic AI,ana,\n"
                          f"{VENUE},{ranked},Agentic AI,bo,\n{VENUE},{overridden},Agentic AI,bo,\n")
     result = make_build(project)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    return project, ranked, overridden
+
+
+def test_picks_are_per_expert_and_say_why_an_excluded_paper_is_not_ranked(
+        picked: tuple[Project, str, str]) -> None:
+    project, ranked, overridden = picked
     picks = query(project, "select paper_id, selected_by, venue, expert_count, exclusion_reason, "
                   "flag_reason, authors, title is not null, abstract is not null, label_rationale "
                   "from marts.expert_picks order by paper_id, selected_by")
     detail = query(project, "select exclusion_detail from marts.excluded_papers "
                    f"where paper_id = '{overridden}'")[0][0]
     by_key = {(p[0], p[1]): p for p in picks}
+    assert len(picks) == 3
     assert by_key[(ranked, "ana")][3] == by_key[(ranked, "bo")][3] == 2
     assert by_key[(overridden, "bo")][3] == 1
     assert by_key[(overridden, "bo")][4] == "primary_area_override"
@@ -178,9 +208,8 @@ def test_picks_are_per_expert_and_say_why_an_excluded_paper_is_not_ranked(
         assert pick[9] == f"because {pick[0]}"
 
 
-def test_marts_carry_what_a_paper_is(loaded: Project, tmp_path: Path) -> None:
-    project = built_copy(loaded, tmp_path, HEADER)
-    project.dbt("build", "--vars", few_replicates(taxonomy=TAXONOMY))
+def test_marts_carry_what_a_paper_is(picked: tuple[Project, str, str]) -> None:
+    project = picked[0]
     # (int_papers_categorized keeps no long texts: the marts join them from stg_raw__papers)
     for relation in ("marts.paper_rankings", "marts.category_top_n", "marts.excluded_papers"):
         rows = query(project, f"select count(*), count(*) filter (where authors = '{AUTHORS}' "
