@@ -5,10 +5,12 @@ kill -9 mid-build, a NaN score, marts torn between two builds, a lock), then sho
 published warehouse and the exports stay exactly one complete build, compared by content.
 
 Two builds of one small venue serve every test: build A is the library's `small_built`
-(conftest.py: ranked and published with top_n 5) and build B is `rebuilt` below (a copy of A
-ranked again with top_n 7 and a category dropped, while an analyst's process reads the
-published file). Both are made once per session, in-process; a test that writes takes a copy
-(`venue_copy`, `warehouse_copy`), so the tests do not depend on each other's order.
+(conftest.py: ranked and published with top_n 5 and every extra) and build B is `rebuilt` below
+(a copy of A ranked again with top_n 7, a category dropped and one extra, the rank uncertainty,
+while an analyst's process reads the published file): a publication switches between builds of
+other parts, so the marts A holds and B does not must go and come back whole too. Both are made
+once per session, in-process; a test that writes takes a copy (`venue_copy`, `warehouse_copy`),
+so the tests do not depend on each other's order.
 """
 
 from __future__ import annotations
@@ -35,10 +37,13 @@ import library
 import publish_steps
 import pytest
 from conftest import replicate_options
-from project import REPO, InProcessDbt, Project, copy_project, venue_copy, warehouse_copy
+from project import REPO, InProcessDbt, Project, copy_project, rows, venue_copy, warehouse_copy
 
 pytestmark = pytest.mark.e2e
 DROPPED = "Sustainable AI"
+# build B's extras: one of A's, so that B's publication holds an extra's marts and drops the
+# others' (and each build of B, clean or after a kill, costs less than half a build of every extra)
+B_EXTRAS = "uncertainty"
 
 
 # what analysts get: every relation of these schemas, and the loaders' rejected records
@@ -108,8 +113,8 @@ def state(project: Project) -> tuple[str, str]:
 
 
 def rank_options(project: Project, top_n: int, extras: str = "all") -> list[str]:
-    """`paperrank rank` of the small venue (every extra unless `extras` says otherwise: a test
-    whose rank fails in the ranking's own models or tests builds only the ranking)."""
+    """`paperrank rank` of the small venue with `extras` (build B's are B_EXTRAS; a rank that
+    fails in the ranking's own models or tests builds the ranking alone)."""
     return ["rank", "--top-n", str(top_n), "--profile", "iclr2026", "--extras", extras,
             *replicate_options(), "--export-dir", str(project.scratch / "exports"),
             "--report-dir", str(project.scratch / "report")]
@@ -160,9 +165,9 @@ READER = textwrap.dedent("""
 
 @pytest.fixture(scope="session")
 def rebuilt(small_built: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """Build B: a copy of build A, one category's labels deleted, ranked again with top_n 7
-    (in-process) while an analyst's process reads the published file. What the reader saw is
-    in scratch/reader.json, for test_analysts_never_fail_nor_mix_builds_while_rank_rebuilds."""
+    """Build B: a copy of build A, one category's labels deleted, ranked again with top_n 7 and
+    B_EXTRAS (in-process) while an analyst's process reads the published file. What the reader
+    saw is in scratch/reader.json, for test_analysts_never_fail_nor_mix_builds_while_rank_rebuilds."""
 
     def build(folder: Path) -> None:
         project = venue_copy(small_built, folder)
@@ -177,7 +182,7 @@ def rebuilt(small_built: Project, tmp_path_factory: pytest.TempPathFactory) -> P
         try:
             assert reader.stdout is not None and reader.stdout.readline().strip() == "reading"
             time.sleep(0.5)
-            project.cli(*rank_options(project, 7))
+            project.cli(*rank_options(project, 7, B_EXTRAS))
             time.sleep(1.0)
         finally:
             stop.touch()
@@ -226,6 +231,19 @@ def test_analysts_never_fail_nor_mix_builds_while_rank_rebuilds(small_built: Pro
 def test_a_category_no_longer_ranked_leaves_no_file(rebuilt: Project) -> None:
     files = sorted(p.name for p in (rebuilt.scratch / "exports").iterdir())
     assert "sustainable-ai.csv" not in files and len(files) == 5  # 4 categories + manifest
+
+
+def test_an_extra_no_longer_built_leaves_no_rows(small_built: Project, rebuilt: Project) -> None:
+    """B holds the ranking and B_EXTRAS: the publication keeps none of the venue's rows in the
+    marts of A's other extras (they come back with A in the rollback test)."""
+    parts = {part for (part,) in rows(rebuilt.published, "select distinct part from marts.build_marts")}
+    assert parts == {"ranking", *B_EXTRAS.split(",")}
+    listed = {mart for (mart,) in rows(rebuilt.published, "select mart from marts.build_marts")}
+    gone = {mart for (mart,) in rows(small_built.published, "select mart from marts.build_marts")} - listed
+    had = {mart: rows(small_built.published, f'select count(*) from marts."{mart}"')[0][0] for mart in gone}
+    assert "paper_rank_sets" in gone and had["paper_rank_sets"] > 0, had
+    assert {mart: rows(rebuilt.published, f'select count(*) from marts."{mart}"')[0][0]
+            for mart in gone} == dict.fromkeys(gone, 0)
 
 
 def rolled_back(rebuilt: Project, scratch: Path) -> Project:
@@ -375,12 +393,12 @@ def test_kill_9_during_dbt_build_leaves_the_previous_build(small_built: Project,
     published and exported; run again, it publishes exactly build B."""
     project = rolled_back(rebuilt, tmp_path / "venue")
     # `paperrank rank` as a process of its own: a kill -9 of the process is what is tested
-    rank = [sys.executable, "-m", "paperrank", *rank_options(project, 7)]
+    rank = [sys.executable, "-m", "paperrank", *rank_options(project, 7, B_EXTRAS)]
     killed, output = run_and_kill(project, lambda: Command(project, rank), KillPoint(
         "[1/6] dbt build", 0.2, appears="target/run/paperrank/models/marts/paper_rankings.sql"))
     assert killed and "[2/6]" not in output, output[-2000:]
     assert state(project) == state(small_built)
-    project.cli(*rank_options(project, 7))
+    project.cli(*rank_options(project, 7, B_EXTRAS))
     assert state(project) == state(rebuilt)
 
 
