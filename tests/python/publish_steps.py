@@ -2,17 +2,24 @@
 export its CSVs, draw its report (`paperrank.pipeline.rank`'s own functions, numbered as the
 pipeline numbers its steps after the build and the audit).
 
-test_publish.py starts this as a child process on a copy of a venue whose next build is already
+test_publish.py runs them in a child process on a copy of a venue whose next build is already
 built and audited, and kills it with SIGKILL at each step: the build is made once, not once per
-kill. Usage: python publish_steps.py EXPORT_DIR REPORT_DIR (PAPERRANK_DB, PAPERRANK_PUBLISHED_DB
-from the environment).
+kill. The child is forked from a multiprocessing fork server that imported this module (and so
+every module the steps use) once, `run` in the child: each kill hits a process of its own that
+runs only these steps, without a Python start-up and its imports each. Usage as a command: python
+publish_steps.py EXPORT_DIR REPORT_DIR (PAPERRANK_DB, PAPERRANK_PUBLISHED_DB from the environment).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
+# what the steps import when they run, imported here so that a child forked from a fork server
+# that preloaded this module starts with them
+import paperrank.publish.category_csvs  # noqa: F401
+import paperrank.report.cli  # noqa: F401
 from paperrank.core.warehouse import db_path, one_row, open_duckdb
 from paperrank.pipeline import rank
 
@@ -26,6 +33,20 @@ def main(export_dir: Path, report_dir: Path) -> None:
     steps = rank.Steps(3)
     rank.publish_build(steps, "duckdb", None)
     rank.deliver(steps, export_dir, report_dir, venue, False, False)
+
+
+def run(env: dict[str, str], folder: str, export_dir: str, report_dir: str, printed: str) -> None:
+    """The steps in a forked child: with the environment `env` only (as a process started with
+    it), in `folder`, everything it prints (its file descriptors 1 and 2 too) to the file
+    `printed`."""
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(folder)
+    out = open(printed, "w", buffering=1, encoding="utf-8")  # noqa: SIM115 (the child's stdout until it ends)
+    os.dup2(out.fileno(), 1)
+    os.dup2(out.fileno(), 2)
+    sys.stdout = sys.stderr = out
+    main(Path(export_dir), Path(report_dir))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@
 - A build of each extras subset (none, each extra alone, all) on a small synthetic venue
   passes `paperrank build` and `paperrank publish` (marts agree, mart checks, publish), in
   this process; build_settings and build_marts record what it holds, and the published file
-  holds exactly the ranking's and those extras' marts.
+  holds exactly the ranking's and those extras' marts. The build of every extra is the
+  library's `synthetic_built` (`paperrank rank` on the same venue with the same settings).
 - A stale mart: the working warehouse built with every extra, then with none: publishing
   gives no extra's mart, a stale one is not audited, and publishing the extras is refused.
 """
@@ -43,9 +44,11 @@ SUBSETS = ["none", *parts.EXTRAS, "all"]
 
 @pytest.fixture(scope="module")
 def manifest(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """dbt's manifest of the project, parsed once in this process (no warehouse is read)."""
+    """dbt's manifest of the project, parsed once in this process (no warehouse is read): the
+    parse the builds below run on (`paperrank.pipeline.dbt.MANIFESTS`: a warehouse file named
+    warehouse.duckdb, as theirs is)."""
     scratch = tmp_path_factory.mktemp("parts_manifest")
-    return InProcessDbt(Project(scratch / "unused.duckdb", scratch)).manifest
+    return InProcessDbt(Project(scratch / "warehouse.duckdb", scratch)).manifest
 
 
 def models(manifest: Any) -> dict[str, Any]:
@@ -228,20 +231,24 @@ def published_marts(project: Project) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def built_all(synthetic_loaded: Project, working: Path,
-              tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """The synthetic venue built with every extra (read only: tests copy it)."""
-    scratch = tmp_path_factory.mktemp("parts_all")
-    build(at_working(synthetic_loaded, working, scratch), "all")
-    return warehouse_copy(Project(working, scratch), scratch / "kept")
+def built_all(synthetic_built: Project) -> Project:
+    """The synthetic venue built with every extra: the library's `synthetic_built`, whose
+    `paperrank rank` built the loaded venue with these settings and every extra (the default)
+    in its working warehouse (read only: tests copy it)."""
+    recorded = rows(synthetic_built.db, "select distinct taxonomy, extras, rank_uncertainty_replicates, "
+                                        "weight_draws from marts.build_settings")
+    assert recorded == [("icml2026", parts.describe(parts.EXTRAS), FEW_REPLICATES["rank_uncertainty_replicates"],
+                         FEW_REPLICATES["weight_draws"])], recorded
+    return synthetic_built
 
 
 @pytest.mark.parametrize("subset", SUBSETS)
 def test_each_extras_subset_builds_audits_and_publishes(
         subset: str, manifest: Any, synthetic_loaded: Project, built_all: Project,
         working: Path, tmp_path: Path) -> None:
-    """Built on a fresh copy of the loaded venue (the all build is the module's), so a missing
-    mart would fail the build, the audit or the publish: nothing of another part is there."""
+    """Built on a fresh copy of the loaded venue (the all build is the library's
+    synthetic_built), so a missing mart would fail the build, the audit or the publish: nothing
+    of another part is there."""
     chosen = parts.parse(subset)
     # every extra has models of its own, so a build of it is more than the ranking
     assert {part_of(node) for node in models(manifest).values()} == set(parts.PARTS)

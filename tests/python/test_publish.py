@@ -5,16 +5,20 @@ kill -9 mid-build, a NaN score, marts torn between two builds, a lock), then sho
 published warehouse and the exports stay exactly one complete build, compared by content.
 
 Two builds of one small venue serve every test: build A is the library's `small_built`
-(conftest.py: ranked and published with top_n 5) and build B is `rebuilt` below (a copy of A
-ranked again with top_n 7 and a category dropped, while an analyst's process reads the
-published file). Both are made once per session, in-process; a test that writes takes a copy
-(`venue_copy`, `warehouse_copy`), so the tests do not depend on each other's order.
+(conftest.py: ranked and published with top_n 5 and every extra) and build B is `rebuilt` below
+(a copy of A ranked again with top_n 7, a category dropped and one extra, the rank uncertainty,
+while an analyst's process reads the published file): a publication switches between builds of
+other parts, so the marts A holds and B does not must go and come back whole too. Both are made
+once per session, in-process; a test that writes takes a copy (`venue_copy`, `warehouse_copy`),
+so the tests do not depend on each other's order.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import signal
@@ -23,19 +27,23 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import library
+import publish_steps
 import pytest
 from conftest import replicate_options
-from project import REPO, InProcessDbt, Project, copy_project, venue_copy, warehouse_copy
+from project import REPO, InProcessDbt, Project, copy_project, rows, venue_copy, warehouse_copy
 
 pytestmark = pytest.mark.e2e
 DROPPED = "Sustainable AI"
-STEPS = Path(__file__).with_name("publish_steps.py")
+# build B's extras: one of A's, so that B's publication holds an extra's marts and drops the
+# others' (and each build of B, clean or after a kill, costs less than half a build of every extra)
+B_EXTRAS = "uncertainty"
 
 
 # what analysts get: every relation of these schemas, and the loaders' rejected records
@@ -104,9 +112,11 @@ def state(project: Project) -> tuple[str, str]:
     return content(project.published), csvs(project.scratch / "exports")
 
 
-def rank_options(project: Project, top_n: int) -> list[str]:
-    return ["rank", "--top-n", str(top_n), "--profile", "iclr2026", *replicate_options(),
-            "--export-dir", str(project.scratch / "exports"),
+def rank_options(project: Project, top_n: int, extras: str = "all") -> list[str]:
+    """`paperrank rank` of the small venue with `extras` (build B's are B_EXTRAS; a rank that
+    fails in the ranking's own models or tests builds the ranking alone)."""
+    return ["rank", "--top-n", str(top_n), "--profile", "iclr2026", "--extras", extras,
+            *replicate_options(), "--export-dir", str(project.scratch / "exports"),
             "--report-dir", str(project.scratch / "report")]
 
 
@@ -155,9 +165,9 @@ READER = textwrap.dedent("""
 
 @pytest.fixture(scope="session")
 def rebuilt(small_built: Project, tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """Build B: a copy of build A, one category's labels deleted, ranked again with top_n 7
-    (in-process) while an analyst's process reads the published file. What the reader saw is
-    in scratch/reader.json, for test_analysts_never_fail_nor_mix_builds_while_rank_rebuilds."""
+    """Build B: a copy of build A, one category's labels deleted, ranked again with top_n 7 and
+    B_EXTRAS (in-process) while an analyst's process reads the published file. What the reader
+    saw is in scratch/reader.json, for test_analysts_never_fail_nor_mix_builds_while_rank_rebuilds."""
 
     def build(folder: Path) -> None:
         project = venue_copy(small_built, folder)
@@ -172,7 +182,7 @@ def rebuilt(small_built: Project, tmp_path_factory: pytest.TempPathFactory) -> P
         try:
             assert reader.stdout is not None and reader.stdout.readline().strip() == "reading"
             time.sleep(0.5)
-            project.cli(*rank_options(project, 7))
+            project.cli(*rank_options(project, 7, B_EXTRAS))
             time.sleep(1.0)
         finally:
             stop.touch()
@@ -221,6 +231,19 @@ def test_analysts_never_fail_nor_mix_builds_while_rank_rebuilds(small_built: Pro
 def test_a_category_no_longer_ranked_leaves_no_file(rebuilt: Project) -> None:
     files = sorted(p.name for p in (rebuilt.scratch / "exports").iterdir())
     assert "sustainable-ai.csv" not in files and len(files) == 5  # 4 categories + manifest
+
+
+def test_an_extra_no_longer_built_leaves_no_rows(small_built: Project, rebuilt: Project) -> None:
+    """B holds the ranking and B_EXTRAS: the publication keeps none of the venue's rows in the
+    marts of A's other extras (they come back with A in the rollback test)."""
+    parts = {part for (part,) in rows(rebuilt.published, "select distinct part from marts.build_marts")}
+    assert parts == {"ranking", *B_EXTRAS.split(",")}
+    listed = {mart for (mart,) in rows(rebuilt.published, "select mart from marts.build_marts")}
+    gone = {mart for (mart,) in rows(small_built.published, "select mart from marts.build_marts")} - listed
+    had = {mart: rows(small_built.published, f'select count(*) from marts."{mart}"')[0][0] for mart in gone}
+    assert "paper_rank_sets" in gone and had["paper_rank_sets"] > 0, had
+    assert {mart: rows(rebuilt.published, f'select count(*) from marts."{mart}"')[0][0]
+            for mart in gone} == dict.fromkeys(gone, 0)
 
 
 def rolled_back(rebuilt: Project, scratch: Path) -> Project:
@@ -283,31 +306,83 @@ class KillPoint:
         return True
 
 
-def run_and_kill(project: Project, argv: Sequence[str], point: KillPoint) -> tuple[bool, str]:
-    """Start `argv` on `project` and kill -9 it at `point`: (killed, what it printed). A run
-    that ended before the kill must have succeeded."""
+class Command:
+    """`argv` in a process of its own, started in a session of its own so that a kill reaches
+    every process it started (dbt's threads are its own; the gates' worker is a child)."""
+
+    def __init__(self, project: Project, argv: Sequence[str]) -> None:
+        self.process = subprocess.Popen(list(argv), cwd=REPO, env=project.env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+        self.printed = bytearray()
+        self.reader = threading.Thread(target=self._drain, daemon=True)
+        self.reader.start()
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        while chunk := os.read(self.process.stdout.fileno(), 4096):
+            self.printed.extend(chunk)
+
+    def output(self) -> bytes:
+        return bytes(self.printed)
+
+    def running(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):  # it ended since running() asked
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+    def end(self) -> int:
+        code = self.process.wait(timeout=600)
+        self.reader.join(timeout=60)
+        return code
+
+
+class ForkedSteps:
+    """The steps after the audit (publish_steps.run) in a child forked from `forks`, the fork
+    server that imported them: a process of its own that runs only those steps, what it prints
+    in a file beside the venue's folder."""
+
+    def __init__(self, forks: Any, project: Project) -> None:
+        self.printed = project.scratch.with_name(project.scratch.name + ".out")
+        self.printed.unlink(missing_ok=True)
+        self.process = forks.Process(target=publish_steps.run, args=(
+            project.env, str(REPO), str(project.scratch / "exports"), str(project.scratch / "report"),
+            str(self.printed)))
+        self.process.start()
+
+    def output(self) -> bytes:
+        try:
+            return self.printed.read_bytes()
+        except FileNotFoundError:  # not opened yet
+            return b""
+
+    def running(self) -> bool:
+        return bool(self.process.is_alive())
+
+    def kill(self) -> None:
+        self.process.kill()  # SIGKILL
+
+    def end(self) -> int:
+        self.process.join(timeout=600)
+        return int(self.process.exitcode)
+
+
+def run_and_kill(project: Project, start: Callable[[], Command | ForkedSteps],
+                 point: KillPoint) -> tuple[bool, str]:
+    """Start a run on `project` (`start()`) and kill -9 it at `point`: (killed, what it printed).
+    Killed is the run ended by SIGKILL; a run that ended before the kill must have succeeded."""
     before = files(project.scratch, point.writes) if point.writes else {}
-    process = subprocess.Popen(list(argv), cwd=REPO, env=project.env, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, start_new_session=True)
-    printed = bytearray()
-
-    def drain() -> None:
-        assert process.stdout is not None
-        while chunk := os.read(process.stdout.fileno(), 4096):
-            printed.extend(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    while process.poll() is None and not point.reached(bytes(printed), project.scratch, before):
+    run = start()
+    while run.running() and not point.reached(run.output(), project.scratch, before):
         time.sleep(0.001)
     time.sleep(point.delay)
-    killed = process.poll() is None
-    if killed:
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=600)
-    reader.join(timeout=60)
-    output = printed.decode(errors="replace")
-    assert killed or process.returncode == 0, f"exited {process.returncode}:\n{output[-3000:]}"
+    if run.running():
+        run.kill()
+    code = run.end()
+    output = run.output().decode(errors="replace")
+    killed = code == -signal.SIGKILL
+    assert killed or code == 0, f"exited {code}:\n{output[-3000:]}"
     return killed, output
 
 
@@ -317,19 +392,29 @@ def test_kill_9_during_dbt_build_leaves_the_previous_build(small_built: Project,
     dbt writes the marts (paper_rankings new, the shortlist not yet), `rank` leaves build A
     published and exported; run again, it publishes exactly build B."""
     project = rolled_back(rebuilt, tmp_path / "venue")
-    rank = [sys.executable, "-m", "paperrank", *rank_options(project, 7)]
-    killed, output = run_and_kill(project, rank, KillPoint(
+    # `paperrank rank` as a process of its own: a kill -9 of the process is what is tested
+    rank = [sys.executable, "-m", "paperrank", *rank_options(project, 7, B_EXTRAS)]
+    killed, output = run_and_kill(project, lambda: Command(project, rank), KillPoint(
         "[1/6] dbt build", 0.2, appears="target/run/paperrank/models/marts/paper_rankings.sql"))
     assert killed and "[2/6]" not in output, output[-2000:]
     assert state(project) == state(small_built)
-    project.cli(*rank_options(project, 7))
+    project.cli(*rank_options(project, 7, B_EXTRAS))
     assert state(project) == state(rebuilt)
 
 
-def steps(project: Project) -> list[str]:
+@pytest.fixture(scope="module")
+def forks() -> Any:
+    """A multiprocessing fork server that imported publish_steps (and what the steps import)
+    once: each run of the steps after the audit is a child forked from it, a process of its own
+    to kill, without a Python start-up each."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["publish_steps"])
+    return context
+
+
+def steps(forks: Any, project: Project) -> Callable[[], ForkedSteps]:
     """The steps of `rank` after its audit, alone, on `project` (publish_steps.py)."""
-    return [sys.executable, str(STEPS), str(project.scratch / "exports"),
-            str(project.scratch / "report")]
+    return lambda: ForkedSteps(forks, project)
 
 
 # the steps after the audit, as publish_steps.py numbers them: each point kills one run
@@ -347,7 +432,7 @@ AFTER_THE_AUDIT = [
 
 
 def test_kill_9_while_publishing_exporting_or_reporting_leaves_a_whole_build(
-        small_built: Project, rebuilt: Project, tmp_path: Path) -> None:
+        small_built: Project, rebuilt: Project, forks: Any, tmp_path: Path) -> None:
     """Before: a kill during the export left some CSVs new and some old. Build B is built and
     audited in the working warehouse, A published: each point kills the steps that follow the
     audit (publish_steps.py, `paperrank.pipeline.rank`'s own) on a fresh copy of that, and
@@ -358,7 +443,7 @@ def test_kill_9_while_publishing_exporting_or_reporting_leaves_a_whole_build(
     missed = []
     for number, point in enumerate(AFTER_THE_AUDIT):
         project = venue_copy(ready, tmp_path / f"run{number}")
-        killed, output = run_and_kill(project, steps(project), point)
+        killed, output = run_and_kill(project, steps(forks, project), point)
         if not killed:
             missed.append((point, output[-400:]))
         published, exported = state(project)
@@ -367,13 +452,14 @@ def test_kill_9_while_publishing_exporting_or_reporting_leaves_a_whole_build(
         assert report_build(project.scratch / "report") in builds, point
     assert len(missed) <= 2, missed  # the points are hit, not run past
     project = venue_copy(ready, tmp_path / "whole")
-    killed, _ = run_and_kill(project, steps(project), KillPoint("never printed"))
+    killed, _ = run_and_kill(project, steps(forks, project), KillPoint("never printed"))
     assert not killed and state(project) == new
     assert report_build(project.scratch / "report") == build_id(project.published)
 
 
 def test_a_failed_audit_publishes_nothing(small_built: Project, tmp_path: Path) -> None:
-    """Before: a NaN rating ranked #1 and stayed visible after a dbt test failed."""
+    """Before: a NaN rating ranked #1 and stayed visible after a dbt test failed. The ranking's
+    own tests fail it, so the rank builds the ranking alone."""
     project = venue_copy(small_built, tmp_path / "venue")
     before = state(project)
     con = duckdb.connect(str(project.db))
@@ -382,7 +468,7 @@ def test_a_failed_audit_publishes_nothing(small_built: Project, tmp_path: Path) 
                     "(select min(review_id) from raw.reviews)")
     finally:
         con.close()
-    result = project.cli(*rank_options(project, 7), check=False)
+    result = project.cli(*rank_options(project, 7, extras="none"), check=False)
     assert result.returncode != 0
     assert "FAILED" in result.stdout
     assert state(project) == before
@@ -408,7 +494,8 @@ def test_marts_torn_between_two_builds_are_not_published(small_built: Project, t
 
 def test_a_violated_agreement_rule_fails_rank_naming_it(small_built: Project, tmp_path: Path) -> None:
     """The marts-agree rules are dbt tests that `dbt build` runs: a shortlist that drops each
-    category's first paper fails `rank` with exit 1, naming the rule, and publishes nothing."""
+    category's first paper fails `rank` with exit 1, naming the rule, and publishes nothing.
+    The shortlist and the rule are the ranking's, so the rank builds the ranking alone."""
     root = copy_project(tmp_path / "project")
     model = root / "models" / "marts" / "category_top_n.sql"
     text = model.read_text(encoding="utf-8")
@@ -416,7 +503,7 @@ def test_a_violated_agreement_rule_fails_rank_naming_it(small_built: Project, tm
     model.write_text(text.replace("    where is_top_n\n", "    where is_top_n and category_rank > 1\n"),
                      encoding="utf-8")
     broken = warehouse_copy(small_built, tmp_path / "scratch", root=root)
-    result = broken.cli(*rank_options(broken, 5), check=False)
+    result = broken.cli(*rank_options(broken, 5, extras="none"), check=False)
     assert result.returncode == 1, result.stdout[-2000:] + result.stderr[-2000:]
     assert "marts_agree__category_top_n_is_the_top_n_of_paper_rankings" in result.stdout + result.stderr
     assert not broken.published.exists() and not (broken.scratch / "exports").exists()

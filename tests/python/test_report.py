@@ -11,7 +11,6 @@ alone, some extras, every extra with the related-papers marts: tests/python/repo
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -287,7 +286,7 @@ def hostile_venue(folder: Path) -> tuple[Path, Path, dict[str, str]]:
     file (the generator's true themes, with confidence and rationale) to import."""
     papers_file = folder / "venue.parquet"
     truth_file = folder / "truth.parquet"
-    Project(folder / "unused.duckdb", folder).paperrank(
+    Project(folder / "unused.duckdb", folder).cli(
         "ingest", "synthetic", "--out", str(papers_file), "--papers", "1500",
         "--labels-out", str(truth_file), "--venue", VENUE)
     papers = pd.read_parquet(papers_file)
@@ -382,7 +381,7 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path, 
     scratch = tmp_path_factory.mktemp("report_synthetic")
     papers_file, labels_file, hostile = hostile_venue(scratch)
     project = Project(scratch / "warehouse.duckdb", scratch)
-    project.paperrank("ingest", "file", str(papers_file), "--venue", VENUE, "--profile", "iclr2026")
+    project.cli("ingest", "file", str(papers_file), "--venue", VENUE, "--profile", "iclr2026")
     # the loader rejects a javascript: link; put one in the warehouse anyway, as a file loaded
     # by an older version could hold, to show that the page never makes it a link
     con = duckdb.connect(str(project.db))
@@ -391,15 +390,14 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path, 
                     [JAVASCRIPT_URL, hostile["quotes"]])
     finally:
         con.close()
-    project.paperrank("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
-    project.paperrank("classify", "import", str(labels_file), "--taxonomy", "icml2026",
-                      "--model", "truth")
+    project.cli("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
+    project.cli("classify", "import", str(labels_file), "--taxonomy", "icml2026", "--model", "truth")
     # the ranking uses the imported labels; the keyword labels are the second set to compare.
     # the seeds and models without their data tests (MODELS_ONLY: these tests read the marts;
-    # the models' own tests run elsewhere); few
+    # the models' own tests run elsewhere), in this process on the worker's one parse; few
     # replicates: the uncertainty marts the page reads are replaced by stand-ins below
-    project.dbt("build", "--vars", few_replicates(taxonomy="icml2026", label_model="truth"),
-                *MODELS_ONLY)
+    project.dbt_in_process("build", *MODELS_ONLY,
+                           dbt_vars=few_replicates(taxonomy="icml2026", label_model="truth"))
     add_stand_in_marts(project.db)
     return project, render_pages(project.db, scratch / "report")[VENUE], hostile
 
@@ -504,15 +502,16 @@ def test_same_build_gives_the_same_page(synthetic, tmp_path: Path) -> None:
 
 
 def test_cli_errors_name_the_problem(tmp_path: Path) -> None:
+    # in this process: paperrank.cli.run is the command line's entry point, its exit code and
+    # what it prints the same as a process of its own
     project = Project(tmp_path / "missing.duckdb", tmp_path)
-    result = project.run(sys.executable, "-m", "paperrank", "report", "--db", str(project.db), check=False)
+    result = project.cli("report", "--db", str(project.db), check=False)
     assert result.returncode == 1
     assert f"no warehouse at {project.db}" in result.stderr
     duckdb.connect(str(project.db)).close()
-    result = project.run(sys.executable, "-m", "paperrank", "report", "--db", str(project.db),
-                         "--pick-quota", "0", check=False)
+    result = project.cli("report", "--db", str(project.db), "--pick-quota", "0", check=False)
     assert result.returncode == 2 and "--pick-quota (PICK_QUOTA): must be a whole number" in result.stderr
-    result = project.run(sys.executable, "-m", "paperrank", "report", "--db", str(project.db), check=False)
+    result = project.cli("report", "--db", str(project.db), check=False)
     assert result.returncode == 1
     assert "has no marts.paper_rankings" in result.stderr
 

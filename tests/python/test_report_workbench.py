@@ -6,6 +6,9 @@ and the layout at a desktop's and a phone's width.
 One warehouse with two synthetic venues (one with hostile titles, abstracts, authors, keywords
 and Orals, one plain), built once by the real loaders and dbt (seeds and models, few
 replicates), its pages drawn in-process; and degenerate venues (one paper, identical scores).
+The loaders and dbt run in this process (`Project.cli`, `Project.dbt_in_process`: the worker's
+one parse of the project); the pages open in the process's one Chromium (browser.py), each in a
+browser context of its own.
 """
 
 from __future__ import annotations
@@ -53,23 +56,23 @@ def synthetic_venue(project: Project, scratch: Path, venue: str, papers: int, se
     of model "truth" into `project`'s warehouse; returns its papers file and papers."""
     stem = re.sub(r"\W+", "-", venue.lower())
     papers_file, truth_file = scratch / f"{stem}.parquet", scratch / f"{stem}-truth.parquet"
-    project.paperrank("ingest", "synthetic", "--out", str(papers_file), "--papers", str(papers),
-                      "--seed", str(seed), "--labels-out", str(truth_file), "--venue", venue)
+    project.cli("ingest", "synthetic", "--out", str(papers_file), "--papers", str(papers),
+                "--seed", str(seed), "--labels-out", str(truth_file), "--venue", venue)
     frame, truth = pd.read_parquet(papers_file), pd.read_parquet(truth_file)
     if shape is not None:
         frame, truth = shape(frame, truth)
     frame.to_parquet(papers_file)
     labels = truth.assign(confidence="high", rationale="<i>true</i> theme & \"why\"")
     labels.to_parquet(scratch / f"{stem}-labels.parquet")
-    project.paperrank("ingest", "file", str(papers_file), "--venue", venue, "--profile", "iclr2026")
-    project.paperrank("classify", "import", str(scratch / f"{stem}-labels.parquet"),
-                      "--taxonomy", "icml2026", "--model", "truth")
+    project.cli("ingest", "file", str(papers_file), "--venue", venue, "--profile", "iclr2026")
+    project.cli("classify", "import", str(scratch / f"{stem}-labels.parquet"),
+                "--taxonomy", "icml2026", "--model", "truth")
     return papers_file, frame
 
 
 def build(project: Project) -> None:
     """The seeds and models (no data tests: these tests read the marts), few replicates."""
-    project.dbt("build", "--vars", VARS, *MODELS_ONLY)
+    project.dbt_in_process("build", *MODELS_ONLY, dbt_vars=VARS)
 
 
 def make_hostile(frame: pd.DataFrame, truth: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -425,9 +428,9 @@ def test_score_movement_between_two_snapshots(venue: tuple[Project, Path], tmp_p
     for i in changed:
         frame.at[i, "rating"] = [r - 2 for r in frame.at[i, "rating"]]
     frame.to_parquet(tmp_path / "later.parquet")
-    moved.paperrank("ingest", "file", str(tmp_path / "later.parquet"), "--venue", VENUE,
-                    "--profile", "iclr2026", "--snapshot-at", "2030-01-01T00:00:00+00:00")
-    moved.dbt("run", "--vars", VARS, "--select", "paper_score_history")
+    moved.cli("ingest", "file", str(tmp_path / "later.parquet"), "--venue", VENUE,
+              "--profile", "iclr2026", "--snapshot-at", "2030-01-01T00:00:00+00:00")
+    moved.dbt_in_process("run", "--select", "paper_score_history", dbt_vars=VARS)
     doc = lxml.html.fromstring(render_pages(moved.db, tmp_path / "report")[VENUE].read_bytes())
     history = read(moved.db, "select paper_id, previous_rating_mean, rating_mean from "
                              "marts.paper_score_history where is_latest_snapshot").set_index("paper_id")
