@@ -34,6 +34,7 @@ every other build excludes them (`Project`).
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import library
@@ -62,6 +63,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     last); the order inside a module is kept, and every worker collects the same order."""
     seconds = recorded(REPO / "docs" / "tests.md")
     items.sort(key=lambda item: -seconds.get(item.path.name, 0.0))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _browser_closed_after_its_module() -> Iterator[None]:
+    """Close the Chromium a module's page tests started (tests/python/browser.py) when the module
+    ends. While Playwright's sync API runs, an asyncio loop stays running in the thread, and every
+    later module on the same worker that calls asyncio.run() (the classifier's client, the
+    outcome loaders) failed with "cannot be called from a running event loop"."""
+    yield
+    browser = sys.modules.get("browser")
+    if browser is not None:
+        browser._close()
 
 
 SYNTHETIC_VENUE = "SYNTH 2026"
