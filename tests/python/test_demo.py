@@ -14,7 +14,7 @@ pytestmark = pytest.mark.e2e
 def test_make_demo_prints_a_short_summary_and_a_query_that_works(tmp_path) -> None:
     project = Project(tmp_path / "unused.duckdb", tmp_path)
     demo_db, published = tmp_path / "demo.duckdb", tmp_path / "demo_published.duckdb"
-    result = project.run("make", "--no-print-directory", "demo", "DEMO_PAPERS=1500",
+    result = project.run("make", "--no-print-directory", "demo", "DEMO_PAPERS=400",
                          f"DEMO_DIR={tmp_path / 'demo'}", f"DEMO_DB={demo_db}",
                          f"DEMO_PUBLISHED_DB={published}")
     output = result.stdout + result.stderr
