@@ -5,9 +5,10 @@ docs/outcomes.md's ICLR 2018 example, a rollback, `make docs`. Before, the ICLR 
 failed because ICLR 2026's exports held the default folder, published over ICLR 2026's
 warehouse, and each venue's report removed the last one's page. Here each command is the docs'
 own words, run by `make` in a copy of the project with its own `warehouse/`, `exports/` and
-`output/`; the shared data is replaced by small slices of the real files (the point is the
-paths, not the size). Every command exits 0; at the end both venues' CSVs, pages and published
-tables are there, and what a later command must not touch is byte for byte what it was.
+`output/`; the shared data is replaced by small slices of the real files, and the reader's
+environment asks for few uncertainty replicates (the point is the paths, not the size). Every
+command exits 0; at the end both venues' CSVs, pages and published tables are there, and what a
+later command must not touch is byte for byte what it was.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from project import REPO, SHARED, copy_project, require_shared
+from project import FEW_REPLICATES, REPO, SHARED, copy_project, require_shared
 
 pytestmark = pytest.mark.e2e
 
@@ -116,6 +117,10 @@ def test_the_docs_run_as_written_in_the_order_a_reader_meets_them(tmp_path: Path
     small_shared(tmp_path / "shared")
     reader = Reader(root)
     reader.env["DEMO_PAPERS"] = "200"
+    # few uncertainty replicates in the reader's environment, as make reads any of its settings
+    # from there (docs/settings.md: RANK_UNCERTAINTY_REPLICATES=, WEIGHT_DRAWS=): every
+    # `make rank` line still runs as written, and the point is the paths, not the bootstrap
+    reader.env.update({name.upper(): str(value) for name, value in FEW_REPLICATES.items()})
 
     # README: the demo
     demo = reader.run("make demo")
@@ -129,6 +134,12 @@ def test_the_docs_run_as_written_in_the_order_a_reader_meets_them(tmp_path: Path
     iclr2026 = digest(root / "exports/iclr-2026", root / "output/report/iclr-2026")
     iclr2026_rows = venue_rows(published, "ICLR 2026")
     assert any(name.endswith(".csv") for name in iclr2026)
+    con = duckdb.connect(str(published), read_only=True)
+    try:  # the reader's environment reached the build
+        assert con.execute("select distinct rank_uncertainty_replicates, weight_draws from marts.build_settings "
+                           "where venue = 'ICLR 2026'").fetchall() == [tuple(FEW_REPLICATES.values())]
+    finally:
+        con.close()
 
     # docs/outcomes.md: ICLR 2018, in the same published warehouse, folders of its own
     for line in example("docs/outcomes.md", "paperlists_iclr2018"):
