@@ -4,9 +4,9 @@ pipeline numbers its steps after the build and the audit).
 
 test_publish.py runs them in a child process on a copy of a venue whose next build is already
 built and audited, and kills it with SIGKILL at each step: the build is made once, not once per
-kill. The child is forked from a multiprocessing fork server that imported this module (and so
-every module the steps use) once, `run` in the child: each kill hits a process of its own that
-runs only these steps, without a Python start-up and its imports each. Usage as a command: python
+kill. The child is forked from a multiprocessing fork server that imported every module the
+steps use (PRELOAD) once, `run` in the child: each kill hits a process of its own that runs only
+these steps, without a Python start-up and its imports each. Usage as a command: python
 publish_steps.py EXPORT_DIR REPORT_DIR (PAPERRANK_DB, PAPERRANK_PUBLISHED_DB from the environment).
 """
 
@@ -16,12 +16,12 @@ import os
 import sys
 from pathlib import Path
 
-# what the steps import when they run, imported here so that a child forked from a fork server
-# that preloaded this module starts with them
-import paperrank.publish.category_csvs  # noqa: F401
-import paperrank.report.cli  # noqa: F401
 from paperrank.core.warehouse import db_path, one_row, open_duckdb
 from paperrank.pipeline import rank
+
+# what the steps import, for a fork server to import before it forks (by names the installed
+# package answers to: Python 3.11's fork server imports them without the tests' sys.path)
+PRELOAD = ["paperrank.pipeline.rank", "paperrank.publish.category_csvs", "paperrank.report.cli"]
 
 
 def main(export_dir: Path, report_dir: Path) -> None:

@@ -404,11 +404,11 @@ def test_kill_9_during_dbt_build_leaves_the_previous_build(small_built: Project,
 
 @pytest.fixture(scope="module")
 def forks() -> Any:
-    """A multiprocessing fork server that imported publish_steps (and what the steps import)
-    once: each run of the steps after the audit is a child forked from it, a process of its own
-    to kill, without a Python start-up each."""
+    """A multiprocessing fork server that imported what the steps import once: each run of the
+    steps after the audit is a child forked from it, a process of its own to kill, without a
+    Python start-up and its imports each."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["publish_steps"])
+    context.set_forkserver_preload(publish_steps.PRELOAD)
     return context
 
 
