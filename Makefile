@@ -80,7 +80,7 @@ DEMO_PAPERS ?=
 # a var's default as dbt_project.yml sets it, read when make help shows it (the file is its one home)
 PROJECT_VAR = $(shell sed -n 's/^  $(1): *//p' dbt_project.yml)
 
-.PHONY: help setup setup-spark spark-raw demo run rank report build publish publications rollback export validate validate-raw \
+.PHONY: help setup setup-spark lint-ruff lint-mypy lint-sql spark-raw demo run rank report build publish publications rollback export validate validate-raw \
         validate-marts lint test test-fast test-times test-python test-dbt docs bench bench-rank rank-sets-sql clean
 
 help: ## the targets and the settings with their current values
@@ -97,17 +97,24 @@ help: ## the targets and the settings with their current values
 
 setup: $(VENV)/.installed ## create or update .venv with the project and its dev tools
 
+# uv installs what pip would (the same packages and versions: `pip freeze` differs by uv alone),
+# downloading in parallel and compiling the bytecode on both cores: a fresh machine's set-up with
+# nothing cached took 47 s with pip and 20 s with uv; the Spark extra 36 s and 25 s.
+UV := $(BIN)/uv
+UV_VERSION ?= 0.13.9
+UV_INSTALL = $(UV) pip install --python $(PY) --quiet --compile-bytecode
+
 $(VENV)/.installed: pyproject.toml $(wildcard */__init__.py)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet 'uv==$(UV_VERSION)'
+	$(UV_INSTALL) -e '.[dev]'
 	touch $@
 
 ## The Spark engine's extra (dbt-spark, pyspark: ~500 MB); ENGINE=spark installs it when missing.
 setup-spark: $(VENV)/.installed-spark ## install the Spark engine's extra (dbt-spark, pyspark; Java 17 needed)
 
 $(VENV)/.installed-spark: $(VENV)/.installed
-	$(BIN)/pip install --quiet -e '.[dev,spark]'
+	$(UV_INSTALL) -e '.[dev,spark]'
 	touch $@
 
 ## The DuckDB raw layer -> Parquet -> Spark tables raw.* (make build ENGINE=spark runs it first).
@@ -173,9 +180,22 @@ validate-marts: setup ## the great-expectations checks on the marts (after dbt)
 	$(PAPERRANK) validate --stage marts $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(TOP_N),--top-n "$(TOP_N)") \
 	    --engine $(ENGINE)
 
-lint: setup ## ruff, mypy and sqlfluff
+# The linters side by side: mypy runs on one core, sqlfluff one process a core (.sqlfluff), so
+# together they keep both cores busy; each one's output comes out whole (--output-sync), and any
+# linter's failure fails make lint.
+LINTERS := lint-ruff lint-mypy lint-sql
+LINT_JOBS = $(MAKE) --no-print-directory -j4 --output-sync=target
+
+lint: setup ## ruff, mypy and sqlfluff, side by side
+	@$(LINT_JOBS) $(LINTERS)
+
+lint-ruff: setup
 	$(BIN)/ruff check paperrank bench sqlfluff_context tests/python
+
+lint-mypy: setup
 	$(BIN)/mypy
+
+lint-sql: setup
 	$(BIN)/sqlfluff lint models macros tests/generic tests/singular
 
 # Where Java is installed, `make test` also installs the Spark extra, so that it runs every test;
@@ -194,7 +214,10 @@ PYTEST_XDIST = -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # last run into docs/tests.md's table of module times without running the suite again
 TEST_TIMES ?= output/test-times.xml
 
-test: setup lint $(if $(HAVE_JAVA),setup-spark) ## lint, then every test on both cores (Spark's too where Java is installed)
+# make test lints while uv installs the Spark extra (only new packages: the linters read none of
+# them), then tests.
+test: setup ## lint, then every test on both cores (Spark's too where Java is installed)
+	@$(LINT_JOBS) $(LINTERS) $(if $(HAVE_JAVA),setup-spark)
 	@mkdir -p $(dir $(TEST_TIMES))
 	$(BIN)/pytest $(PYTEST_XDIST) --junitxml=$(TEST_TIMES)
 
