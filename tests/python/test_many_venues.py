@@ -9,6 +9,10 @@ own words, run by `make` in a copy of the project with its own `warehouse/`, `ex
 environment asks for few uncertainty replicates (the point is the paths, not the size). Every
 command exits 0; at the end both venues' CSVs, pages and published tables are there, and what a
 later command must not touch is byte for byte what it was.
+
+The README's first command, `make demo`, is also checked here as a new user meets it (once: it
+was test_demo's own `make demo` too): a short report, not the logs; no terminal escape codes
+off a terminal; the query it prints works exactly as printed, from where the user ran make.
 """
 
 from __future__ import annotations
@@ -107,6 +111,32 @@ def venue_rows(published: Path, venue: str) -> str:
         con.close()
 
 
+def check_demo_summary(output: str, root: Path) -> None:
+    """`make demo`'s summary, as a new user reads it (`root`: where make ran, with the demo's
+    default folders)."""
+    lines = output.splitlines()
+    assert len(lines) <= 45, output  # it used to print about 520 lines
+    assert "\x1b[" not in output
+    assert "SYNTHETIC" in output
+    for category in ("Agentic AI", "AI Systems", "Physical AI", "Healthcare & Life Sciences",
+                     "Sustainable AI"):
+        assert any(line.strip().startswith(category) for line in lines), category
+    assert "moved out by the primary-area override" in output  # why labelled != ranked
+    assert "primary_area_override" in output and "category_not_ranked" in output
+    assert "published warehouse  warehouse/demo_published.duckdb " in output
+    assert "CSVs                 output/demo/exports/ " in output
+    assert (root / "warehouse/demo_published.duckdb").is_symlink()
+    assert (root / "output/demo/exports/manifest.json").exists()
+    assert sorted(p.name for p in (root / "output/demo/logs").iterdir()) == [
+        "1_synthetic.log", "2_load.log", "3_classify.log", "4_rank.log", "5_label_agreement.log"]
+    # the query command, exactly as printed, from where the user ran make
+    query = lines[lines.index("Query the published warehouse:") + 1].strip()
+    shown = subprocess.run(["bash", "-c", query], cwd=root, capture_output=True, text=True,
+                           timeout=120, check=False)
+    assert shown.returncode == 0, shown.stderr
+    assert "category_rank" in shown.stdout and "Agentic AI" in shown.stdout
+
+
 def test_the_docs_run_as_written_in_the_order_a_reader_meets_them(tmp_path: Path) -> None:
     require_shared(ICLR2026 / "accepted_papers.parquet")
     require_shared(ICLR2018)
@@ -123,7 +153,8 @@ def test_the_docs_run_as_written_in_the_order_a_reader_meets_them(tmp_path: Path
     reader.env.update({name.upper(): str(value) for name, value in FEW_REPLICATES.items()})
 
     # README: the demo
-    demo = reader.run("make demo")
+    demo = reader.run("make --no-print-directory demo")
+    check_demo_summary(demo, root)
     assert "output/report/synth-2026" in demo and (root / "output/report/index.html").exists()
     demo_page = digest(root / "output/report/synth-2026")
 
