@@ -183,9 +183,10 @@ def test_the_docs_run_as_written_in_the_order_a_reader_meets_them(tmp_path: Path
     index = (root / "output/report/index.html").read_text(encoding="utf-8")
     assert all(f'href="{slug}/{slug}.html"' in index for slug in ("synth-2026", "iclr-2026", "iclr-2018"))
 
-    # ICLR 2026 again with other settings, then its rollback: ICLR 2018 untouched throughout
+    # ICLR 2026 again with other settings (the ranking alone), then its rollback to the build
+    # of every extra: ICLR 2018 untouched throughout
     reader.run("export PAPERRANK_DB=warehouse/iclr2026.duckdb")
-    reader.run("make rank TAXONOMY=iclr2026 TOP_N=10")
+    reader.run("make rank TAXONOMY=iclr2026 TOP_N=10 EXTRAS=none")
     assert venue_rows(published, "ICLR 2026") != iclr2026_rows
     reader.run('make rollback VENUE="ICLR 2026"')
     assert venue_rows(published, "ICLR 2026") == iclr2026_rows
