@@ -13,13 +13,14 @@ from pathlib import Path
 
 import duckdb
 
+from paperrank.core import config
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import connect
 
 ENGINES = ("duckdb", "spark")
 
 # dbt target of profiles.yml for each engine
-TARGETS = {"duckdb": "dev", "spark": "spark"}
+TARGETS = {"duckdb": config.DEFAULT_DBT_TARGET, "spark": "spark"}
 
 
 def dbt_target(engine: str) -> str:

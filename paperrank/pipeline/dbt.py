@@ -54,7 +54,9 @@ class Dbt:
 
     def __init__(self, vars_json: str, target: str | None = None, quiet: bool = True) -> None:
         self.vars_json = vars_json
-        self.target = target
+        # always named (config.DEFAULT_DBT_TARGET when None), so that every command shares one
+        # saved parse: dbt's partial parse is keyed on the --target given, not the one used
+        self.target = target or config.DEFAULT_DBT_TARGET
         self.quiet = quiet
 
     def _argv(self, command: list[str], with_vars: bool = True) -> list[str]:
@@ -62,9 +64,7 @@ class Dbt:
         argv.append("--use-colors" if sys.stdout.isatty() else "--no-use-colors")
         if self.quiet:
             argv.append("--quiet")
-        if self.target:
-            argv += ["--target", self.target]
-        return argv
+        return [*argv, "--target", self.target]
 
     @property
     def manifest(self) -> Any:
@@ -171,18 +171,17 @@ def _uncompiled(manifest: Any) -> Any:
     return manifest
 
 
-def _parse_key(target: str | None) -> tuple[str, ...]:
+def _parse_key(target: str) -> tuple[str, ...]:
     """What a parse depends on besides the project's files: the target, and the names the
     profile gives the relations (DuckDB names the database after the warehouse file's stem, so
     a manifest parsed for `a/warehouse.duckdb` serves `b/warehouse.duckdb`, not `c/other.duckdb`;
     Spark's relations live in the Spark warehouse folder)."""
-    name = target or "dev"
     project = os.environ.get("DBT_PROJECT_DIR") or os.getcwd()
-    if name == "dev":
-        return (project, name, config.working_db().stem)
-    if name == "spark":
-        return (project, name, str(config.spark_warehouse().resolve()))
-    return (project, name)
+    if target == config.DEFAULT_DBT_TARGET:
+        return (project, target, config.working_db().stem)
+    if target == "spark":
+        return (project, target, str(config.spark_warehouse().resolve()))
+    return (project, target)
 
 
 def _is_compilation_error(exception: BaseException | None) -> bool:

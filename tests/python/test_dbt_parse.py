@@ -72,3 +72,25 @@ def test_one_parse_serves_builds_with_other_settings(synthetic_built: Project, t
                                      "from intermediate.int_rank_set_critical_values")
     (papers, wide), (same, narrow) = critical
     assert papers == same > 0 and narrow < wide  # a lower coverage: smaller critical values
+
+
+def test_a_command_naming_no_target_reuses_the_pipelines_saved_parse(tmp_path: Path) -> None:
+    """dbt keys its saved parse (target/partial_parse.msgpack) on the --target a command names,
+    not on the target it uses: after `make rank` (which names `dev`), a command naming none
+    parsed the whole project again (about 6 s), and the next `make rank` again. A `Dbt` made
+    without a target names the pipeline's, so a fresh process reuses the saved parse."""
+    from paperrank.engines import dbt_target
+
+    project = Project(tmp_path / "warehouse.duckdb", tmp_path)
+    kept = dict(pipeline_dbt.MANIFESTS)
+    try:
+        with project.environment():
+            for target, top_n in ((dbt_target("duckdb"), 7), (None, 9)):
+                pipeline_dbt.MANIFESTS.clear()  # as a fresh process: dbt reads the saved parse
+                parsed = pipeline_dbt.Dbt(few_replicates(top_n=top_n), target=target).manifest
+                assert "model.paperrank.paper_rankings" in parsed.nodes
+        perf = json.loads((Path(project.env["DBT_TARGET_PATH"]) / "perf_info.json").read_text("utf-8"))
+        assert perf["parsed_path_count"] == 0, perf  # the second parse read every file from the first
+    finally:
+        pipeline_dbt.MANIFESTS.clear()
+        pipeline_dbt.MANIFESTS.update(kept)
