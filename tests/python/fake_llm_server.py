@@ -40,7 +40,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from json_http import JsonHandler, QuietServer
+from json_http import JsonHandler, QuietServer, serve_in_background
 
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 
@@ -139,8 +139,7 @@ class FakeLLM:
             request_queue_size = 512
 
         self.server = Server(("127.0.0.1", port), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+        self.thread = serve_in_background(self.server)
         return self
 
     def stop(self) -> None:

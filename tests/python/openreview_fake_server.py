@@ -18,7 +18,7 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from json_http import JsonHandler, QuietServer
+from json_http import JsonHandler, QuietServer, serve_in_background
 
 Fault = tuple[Any, ...]
 
@@ -39,7 +39,6 @@ class FakeOpenReview:
         self.auth_headers: list[str | None] = []
         self._lock = threading.Lock()
         self._server = QuietServer(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
     def base_url(self) -> str:
@@ -47,7 +46,7 @@ class FakeOpenReview:
         return f"http://{host}:{port}"
 
     def __enter__(self) -> FakeOpenReview:
-        self._thread.start()
+        serve_in_background(self._server)
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -13,7 +13,6 @@ import gzip
 import json
 import resource
 import subprocess
-import threading
 import time
 import urllib.parse
 import zlib
@@ -21,6 +20,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from json_http import serve_in_background
 from project import BIN, REPO
 
 from paperrank.ingest.openreview_client import OpenReviewClient, RefusedError, RetryPolicy, Unreachable
@@ -58,7 +58,7 @@ class Server:
 
         self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.http.daemon_threads = True
-        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+        serve_in_background(self.http)
 
     @property
     def url(self) -> str:
