@@ -22,13 +22,9 @@
 {% macro rank_sets_settings(overrides=none) -%}
     {%- set defaults = {'coverage': 0.95, 'draws': 1000, 'seed': 2026, 'candidates': 4, 'steps': 3,
         'row_budget': 2000000, 'se_cells': 32, 'se_buckets': 8} -%}
-    {%- if exceptions is not defined -%}
-        {#- sqlfluff's jinja templater (`make lint`) has no dbt vars: lint with the defaults,
-            but with each unrolled loop (candidate slots and their pairs, step-down steps, se
-            buckets) written twice rather than 4-28 times. sqlfluff reports nothing found inside
-            a macro's expansion (not even a parse error: tried by hand), only in the model's own
-            text around it, so the repeats were pure cost: fully unrolled, two models took a
-            third of the lint's time. -#}
+    {%- if rendered_for_lint() -%}
+        {#- sqlfluff has no dbt vars: the defaults, each unrolled loop (candidate slots and their
+            pairs, step-down steps, se buckets) written twice (macros/lint/rendered_for_lint.sql) -#}
         {%- do defaults.update({'candidates': 2, 'steps': 2, 'se_buckets': 2}) -%}
         {{ return(defaults) }}
     {%- endif -%}

@@ -20,10 +20,8 @@
 {#- (12 steps; `reach`: how far, in standard errors, beyond the bracket a paper can no longer
     move the count) -#}
 {% macro normal_top_n_cutoff_ctes(name, papers, top_n, score, se, rank, key='paper_id') -%}
-    {#- sqlfluff's jinja templater (`make lint`, no `exceptions`) writes two steps, not 12:
-        sqlfluff reports nothing found inside a macro's expansion, only in the model's own text
-        around it, so ten more steps were pure cost (rank_sets_settings.sql does the same) -#}
-    {%- set iterations = 12 if exceptions is defined else 2 -%}
+    {#- two steps for the linter (macros/lint/rendered_for_lint.sql) -#}
+    {%- set iterations = 2 if rendered_for_lint() else 12 -%}
     {%- set reach = 8.5 -%}
 
 -- The start: halfway between the N-th and (N+1)-th point composites (exact when every se is

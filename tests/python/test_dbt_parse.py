@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from project import REPO, Project, few_replicates, rows, warehouse_copy
 
+from paperrank.engines import dbt_target
 from paperrank.pipeline import dbt as pipeline_dbt
 
 pytestmark = pytest.mark.e2e
@@ -79,8 +80,6 @@ def test_a_command_naming_no_target_reuses_the_pipelines_saved_parse(tmp_path: P
     not on the target it uses: after `make rank` (which names `dev`), a command naming none
     parsed the whole project again (about 6 s), and the next `make rank` again. A `Dbt` made
     without a target names the pipeline's, so a fresh process reuses the saved parse."""
-    from paperrank.engines import dbt_target
-
     project = Project(tmp_path / "warehouse.duckdb", tmp_path)
     kept = dict(pipeline_dbt.MANIFESTS)
     try:
