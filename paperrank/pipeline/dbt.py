@@ -7,6 +7,9 @@ depends only on the files, the profile and the target. Two things follow:
 
 - across processes, dbt's partial parse (target/partial_parse.msgpack) survives a change of
   settings: dbt invalidates it when the `--vars` of the parse change, and the parse has none;
+- across warehouse files, each parse is also kept for its warehouse
+  (`paperrank.pipeline.saved_parses`): dbt's one saved parse fits one profile connection, the
+  file's path included, so switching between venues' warehouses used to parse everything;
 - within a process, one parsed manifest serves every command with any settings (`MANIFESTS`,
   keyed by what the parse does depend on): `make rank` parses once, and a test session that
   runs many pipelines in-process parses once per target.
@@ -32,6 +35,7 @@ from typing import IO, Any
 
 from paperrank.core import config
 from paperrank.core.errors import CheckFailed, PaperrankError
+from paperrank.pipeline import saved_parses
 from paperrank.publish.locks import WarehouseLocked, describe_lock
 from paperrank.quality import seeds, test_failures
 
@@ -76,8 +80,11 @@ class Dbt:
         if key not in MANIFESTS:
             # --no-write-json: the command that follows writes target/manifest.json (and its
             # run_results.json) when it ends; written here too, it cost a second of each start
-            parsed = dbtRunner().invoke(self._argv(["parse", "--no-write-json"], with_vars=False))
+            # from the parse kept for this warehouse file (paperrank.pipeline.saved_parses)
+            parse = ["parse", "--no-write-json", *saved_parses.arguments(self.target)]
+            parsed = dbtRunner().invoke(self._argv(parse, with_vars=False))
             self._raise_for(parsed, "parse")
+            saved_parses.keep(self.target)
             MANIFESTS[key] = parsed.result
         return _uncompiled(MANIFESTS[key])
 

@@ -93,3 +93,27 @@ def test_a_command_naming_no_target_reuses_the_pipelines_saved_parse(tmp_path: P
     finally:
         pipeline_dbt.MANIFESTS.clear()
         pipeline_dbt.MANIFESTS.update(kept)
+
+
+def test_switching_warehouses_reuses_each_ones_kept_parse(tmp_path: Path) -> None:
+    """dbt reuses its one saved parse only for the profile connection it was made with, the
+    warehouse file's path included: ranking one venue's warehouse, then another's, then the
+    first again parsed the whole project at each switch. Each parse is kept per warehouse
+    (paperrank.pipeline.saved_parses), so going back to a warehouse parses no file."""
+    target = tmp_path / "target"  # the operator's one target folder, as make's commands share it
+    venues = [Project(tmp_path / name / f"{name}.duckdb", tmp_path / name)
+              for name in ("iclr2026", "iclr2018", "iclr2026")]
+    kept = dict(pipeline_dbt.MANIFESTS)
+    parsed_files = []
+    try:
+        for venue in venues:
+            with venue.environment(), pytest.MonkeyPatch.context() as patch:
+                patch.setenv("DBT_TARGET_PATH", str(target))
+                pipeline_dbt.MANIFESTS.clear()  # as a fresh process: dbt reads a saved parse
+                assert "model.paperrank.paper_rankings" in pipeline_dbt.Dbt(few_replicates()).manifest.nodes
+            parsed_files.append(json.loads((target / "perf_info.json").read_text("utf-8"))["parsed_path_count"])
+    finally:
+        pipeline_dbt.MANIFESTS.clear()
+        pipeline_dbt.MANIFESTS.update(kept)
+    assert parsed_files[1] > 300, parsed_files  # another warehouse: every file, as dbt must
+    assert parsed_files[2] == 0, parsed_files  # back to the first: its kept parse, no file
