@@ -100,9 +100,9 @@ setup: $(VENV)/.installed ## create or update .venv with the project and its dev
 # uv installs what pip would (the same packages and versions: `pip freeze` differs by uv alone),
 # downloading in parallel and compiling the bytecode on both cores: a fresh machine's set-up with
 # nothing cached took 47 s with pip and 20 s with uv; the Spark extra 36 s and 25 s. The bytecode
-# is compiled here, not left to the first import: where PYTHONDONTWRITEBYTECODE is set (as on CI
-# here) Python never writes it, so every process would compile every module it imports, again
-# (tried: the set-up 12 s shorter, the suite about a minute longer).
+# is compiled here, not left to the first import: where PYTHONDONTWRITEBYTECODE is set (as in the
+# environment of this project's machines) Python never writes it, so every process would compile
+# every module it imports, again (tried: the set-up 12 s shorter, the suite about a minute longer).
 UV := $(BIN)/uv
 UV_VERSION ?= 0.13.9
 UV_INSTALL = $(UV) pip install --python $(PY) --quiet --compile-bytecode
