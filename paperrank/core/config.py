@@ -53,6 +53,13 @@ def spark_warehouse() -> Path:
     return Path(_env("PAPERRANK_SPARK_WAREHOUSE") or DEFAULT_SPARK_WAREHOUSE)
 
 
+def dbt_target_warehouse(target: str) -> Path:
+    """Where a dbt target's relations live: Spark's warehouse folder for `spark`, else the
+    working DuckDB file (what a parse's relation names and dbt's check of a saved parse depend
+    on: paperrank.pipeline.dbt, paperrank.pipeline.saved_parses)."""
+    return spark_warehouse() if target == "spark" else working_db()
+
+
 def set_spark_warehouse(folder: Path) -> None:
     """Point this process's dbt spark target (profiles.yml reads the variable) at `folder`."""
     os.environ["PAPERRANK_SPARK_WAREHOUSE"] = str(folder)

@@ -184,10 +184,11 @@ def _parse_key(target: str) -> tuple[str, ...]:
     a manifest parsed for `a/warehouse.duckdb` serves `b/warehouse.duckdb`, not `c/other.duckdb`;
     Spark's relations live in the Spark warehouse folder)."""
     project = os.environ.get("DBT_PROJECT_DIR") or os.getcwd()
+    warehouse = config.dbt_target_warehouse(target)
     if target == config.DEFAULT_DBT_TARGET:
-        return (project, target, config.working_db().stem)
+        return (project, target, warehouse.stem)
     if target == "spark":
-        return (project, target, str(config.spark_warehouse().resolve()))
+        return (project, target, str(warehouse.resolve()))
     return (project, target)
 
 

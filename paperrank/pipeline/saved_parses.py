@@ -50,6 +50,6 @@ def _kept(target: str) -> Path:
     """The kept parse of `target` on the warehouse in use: named by a digest of the target and
     the warehouse's absolute path (the DuckDB file, or Spark's warehouse folder), which is what
     dbt's check of the profile compares."""
-    where = config.spark_warehouse() if target == "spark" else config.working_db()
-    digest = hashlib.sha256(f"{target}\0{where.resolve()}".encode()).hexdigest()[:16]
+    where = config.dbt_target_warehouse(target).resolve()
+    digest = hashlib.sha256(f"{target}\0{where}".encode()).hexdigest()[:16]
     return config.dbt_target_path() / KEPT / f"{target}-{digest}.msgpack"
