@@ -82,9 +82,10 @@ class Dbt:
             # run_results.json) when it ends; written here too, it cost a second of each start
             # from the parse kept for this warehouse file (paperrank.pipeline.saved_parses)
             parse = ["parse", "--no-write-json", *saved_parses.arguments(self.target)]
+            before = saved_parses.saved_stamp()
             parsed = dbtRunner().invoke(self._argv(parse, with_vars=False))
             self._raise_for(parsed, "parse")
-            saved_parses.keep(self.target)
+            saved_parses.keep(self.target, before)
             MANIFESTS[key] = parsed.result
         return _uncompiled(MANIFESTS[key])
 

@@ -33,11 +33,22 @@ def arguments(target: str) -> list[str]:
     return ["--partial-parse-file-path", str(kept)] if kept.is_file() else []
 
 
-def keep(target: str) -> None:
-    """Keep the parse dbt has just saved as this warehouse's (written whole, then renamed, so
-    a parse started meanwhile reads the old one or the new one, never half of one)."""
+def saved_stamp() -> int | None:
+    """When dbt last wrote its saved parse in the target folder (None: never): taken before a
+    parse, so that `keep` can tell whether that parse wrote one."""
     saved = config.dbt_target_path() / SAVED
-    if not saved.is_file():
+    return saved.stat().st_mtime_ns if saved.is_file() else None
+
+
+def keep(target: str, before: int | None) -> None:
+    """Keep the parse dbt has just saved as this warehouse's (written whole, then renamed, so
+    a parse started meanwhile reads the old one or the new one, never half of one).
+
+    Only when the parse wrote one (`before`: `saved_stamp()` taken before it): a parse that
+    found nothing changed writes nothing, and the file in the target folder is then another
+    warehouse's earlier parse, which would replace this warehouse's kept one."""
+    saved = config.dbt_target_path() / SAVED
+    if saved_stamp() in (None, before):
         return
     kept = _kept(target)
     kept.parent.mkdir(parents=True, exist_ok=True)
