@@ -18,7 +18,10 @@ the first pytest worker that asks for it (`library.built`: file-locked, so the w
   used), labels of model "truth", not built;
 - `small_built`: that venue after `paperrank rank --top-n 5` with few replicates, in-process:
   published (scratch/published.duckdb), exported (scratch/exports), its report
-  (scratch/report); what rank printed is in scratch/rank.out.
+  (scratch/report); what rank printed is in scratch/rank.out;
+- `hostile_built`: the experts' page venue (tests/python/hostile_venue.py): HOSTILE 2026, hostile
+  text wherever an expert reads, and the plain SECOND 2026, two label sets, seeds and models
+  built with few replicates, in-process (test_report, test_report_workbench).
 
 A module whose tests share a build of their own (another shape, or a library venue taken
 further) makes it a library entry too (`library.built` in the module), so that pytest workers
@@ -37,6 +40,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import hostile_venue
 import library
 import pytest
 from docs_pages import readme_iclr_example
@@ -194,4 +198,13 @@ def small_built(small_loaded: Project, tmp_path_factory: pytest.TempPathFactory)
         (folder / "rank.out").write_text(ranked.stdout, encoding="utf-8")
 
     folder = library.built(tmp_path_factory, "small_built", build)
+    return Project(folder / "warehouse.duckdb", folder)
+
+
+@pytest.fixture(scope="session")
+def hostile_built(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The hostile venue and the plain second one in one warehouse, seeds and models built
+    (hostile_venue.build); the papers files beside it (hostile-2026.parquet), and the ids of
+    the shortlist's hostile papers (`hostile_venue.shortlisted`)."""
+    folder = library.built(tmp_path_factory, "hostile_built", hostile_venue.build)
     return Project(folder / "warehouse.duckdb", folder)

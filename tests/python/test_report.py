@@ -1,11 +1,12 @@
 """The experts' report (`paperrank report`): rendered from real warehouses built by the real
 loaders and dbt, checked against the marts, and opened in headless Chromium.
 
-Two venues: the real ICLR 2026 data (the session's shared build), and a synthetic ICML-like
-venue with hostile titles, keywords, rationales, notes and links, a second label set, recorded
-picks, and stand-ins for a few marts, made from the venue's own rankings. Copies of the
-synthetic build take every shape a build's parts give the published warehouse (the ranking
-alone, some extras, every extra with the related-papers marts: tests/python/report_marts.py).
+Two warehouses: the real ICLR 2026 data (the session's shared build), and the session's hostile
+venue (`hostile_built`, tests/python/hostile_venue.py: hostile titles, keywords, rationales and
+links, a second label set), here with recorded picks and stand-ins for a few marts, made from
+the venue's own rankings. Copies of that build take every shape a build's parts give the
+published warehouse (the ranking alone, some extras, every extra with the related-papers marts:
+tests/python/report_marts.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ import duckdb
 import pandas as pd
 import pytest
 from browser import open_page
-from project import REPO, Project, few_replicates, warehouse_copy
+from hostile_venue import (
+    SHORTLIST_KEYWORDS,
+    SHORTLIST_RATIONALE,
+    SHORTLIST_TITLES,
+    VENUE,
+    shortlisted,
+)
+from project import REPO, Project, warehouse_copy
 from project import query as read
 from report_marts import EXTRAS, add_related_marts, keep_parts, split_parts
 from report_pages import page, paper_rows, render_pages, section_name, shortlist_tables, text
@@ -34,18 +42,7 @@ pytestmark = pytest.mark.e2e
 # kept after the run for a person to look at; never inside output/report, the published report
 SCREENSHOTS = REPO / "output" / "screenshots"
 BELOW = 10
-VENUE = "HOSTILE 2026"
-HOSTILE_TITLES = {
-    "script": '<script>alert("title")</script> Agents that plan',
-    "quotes": "\"'><img src=x onerror=alert(1)> & friends `${x}` $\\alpha$",
-    "long": "Unbroken" + "x" * 1900,  # under the loader's 2,000-character title cap
-}
-HOSTILE_KEYWORDS = ['<img src=x onerror=alert("kw")>', "\\input{/etc/passwd}", "a & b"]
-HOSTILE_RATIONALE = '</td></tr></table><script>alert("rationale")</script> & "quoted" \'single\''
 HOSTILE_NOTE = '<b onmouseover="alert(1)">bold?</b> & <a href="javascript:alert(2)">link</a>'
-JAVASCRIPT_URL = "javascript:alert(document.domain)"
-# dbt build of the seeds and models only: the page tests read marts, not the data tests' verdicts
-MODELS_ONLY = ("--select", "resource_type:seed resource_type:model", "--indirect-selection", "empty")
 
 
 def rank_sets_of(db: Path) -> pd.DataFrame:
@@ -280,41 +277,7 @@ def test_iclr_with_related_papers_within_budget(iclr_every_part: Path) -> None:
     assert rows and all(len(r["related"]) == 5 for r in rows)
 
 
-# -- the synthetic venue with hostile text -----------------------------------------------------
-def hostile_venue(folder: Path) -> tuple[Path, Path, dict[str, str]]:
-    """A synthetic venue whose three best Agentic AI papers carry hostile text, and a label
-    file (the generator's true themes, with confidence and rationale) to import."""
-    papers_file = folder / "venue.parquet"
-    truth_file = folder / "truth.parquet"
-    Project(folder / "unused.duckdb", folder).cli(
-        "ingest", "synthetic", "--out", str(papers_file), "--papers", "1500",
-        "--labels-out", str(truth_file), "--venue", VENUE)
-    papers = pd.read_parquet(papers_file)
-    truth = pd.read_parquet(truth_file)
-    agentic = truth.loc[truth["category"] == "Agentic AI", "paper_id"].head(3).tolist()
-    hostile = dict(zip(HOSTILE_TITLES, agentic, strict=True))
-    papers["keywords"] = [HOSTILE_KEYWORDS if paper_id in agentic else ["planning", f"topic {i % 7}"]
-                          for i, paper_id in enumerate(papers["openreview_id"])]
-    for kind, paper_id in hostile.items():
-        row = papers.index[papers["openreview_id"] == paper_id][0]
-        papers.at[row, "title"] = HOSTILE_TITLES[kind]
-        papers.at[row, "primary_area"] = "reinforcement learning"
-        for signal, top in (("rating", 10), ("confidence", 5), ("soundness", 4),
-                            ("contribution", 4), ("presentation", 4)):
-            papers.at[row, signal] = [top, top, top, top]
-    papers.to_parquet(papers_file)
-    levels = ["high", "medium", "high", "low", "high", "medium", "high"]
-    labels = truth.assign(
-        confidence=[levels[i % len(levels)] for i in range(len(truth))],
-        rationale=[f"True theme of the synthetic paper: {c}." for c in truth["category"]],
-    )
-    labels.loc[labels["paper_id"].isin(agentic), "rationale"] = HOSTILE_RATIONALE
-    labels.loc[labels["paper_id"] == hostile["script"], "confidence"] = "low"
-    labels_file = folder / "labels.parquet"
-    labels.to_parquet(labels_file)
-    return papers_file, labels_file, hostile
-
-
+# -- the hostile venue ------------------------------------------------------------------------
 def add_stand_in_marts(db: Path) -> None:
     """Build settings and rank uncertainty with hostile text in them, made from the venue's own
     rankings; three recorded picks of this venue and one of another venue (not shown here)."""
@@ -363,7 +326,7 @@ def add_stand_in_marts(db: Path) -> None:
                    case when not is_top_n then 'paper is ranked ' || category_rank
                         || ', outside the top 30' end, not is_top_n
             from marts.paper_rankings
-            where category = 'Physical AI' and category_rank in (1, 35)
+            where venue = 'HOSTILE 2026' and category = 'Physical AI' and category_rank in (1, 35)
             union all
             select 'HOSTILE 2026', 'NOPE-404', 'Agentic AI', 'expert B', null, null, null, null,
                    null, null, false, false, false,
@@ -377,35 +340,20 @@ def add_stand_in_marts(db: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path, dict[str, str]]:
-    scratch = tmp_path_factory.mktemp("report_synthetic")
-    papers_file, labels_file, hostile = hostile_venue(scratch)
-    project = Project(scratch / "warehouse.duckdb", scratch)
-    project.cli("ingest", "file", str(papers_file), "--venue", VENUE, "--profile", "iclr2026")
-    # the loader rejects a javascript: link; put one in the warehouse anyway, as a file loaded
-    # by an older version could hold, to show that the page never makes it a link
-    con = duckdb.connect(str(project.db))
-    try:
-        con.execute("update raw.papers set forum_url = ? where paper_id = ?",
-                    [JAVASCRIPT_URL, hostile["quotes"]])
-    finally:
-        con.close()
-    project.cli("classify", "run", "--taxonomy", "icml2026", "--backend", "keywords")
-    project.cli("classify", "import", str(labels_file), "--taxonomy", "icml2026", "--model", "truth")
-    # the ranking uses the imported labels; the keyword labels are the second set to compare.
-    # the seeds and models without their data tests (MODELS_ONLY: these tests read the marts;
-    # the models' own tests run elsewhere), in this process on the worker's one parse; few
-    # replicates: the uncertainty marts the page reads are replaced by stand-ins below
-    project.dbt_in_process("build", *MODELS_ONLY,
-                           dbt_vars=few_replicates(taxonomy="icml2026", label_model="truth"))
+def synthetic(hostile_built: Project,
+              tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Path, dict[str, str]]:
+    """A copy of the session's hostile venue (its seeds and models built with few replicates:
+    the uncertainty marts the page reads are replaced by stand-ins here), its page, and the ids
+    of the shortlist's hostile papers by kind."""
+    project = warehouse_copy(hostile_built, tmp_path_factory.mktemp("report_synthetic"))
     add_stand_in_marts(project.db)
-    return project, render_pages(project.db, scratch / "report")[VENUE], hostile
+    return project, render_pages(project.db, project.scratch / "report")[VENUE], shortlisted(hostile_built)
 
 
 def test_synthetic_shortlists_and_counts_match_the_marts(synthetic) -> None:
     project, path, _ = synthetic
-    check_shortlists(project.db, path)
-    check_counts(project.db, path)
+    check_shortlists(project.db, path, VENUE)
+    check_counts(project.db, path, VENUE)
 
 
 def test_uncertainty_and_caterpillar(synthetic) -> None:
@@ -441,19 +389,21 @@ def test_build_settings_shown(synthetic) -> None:
 def test_audit_against_the_marts(synthetic) -> None:
     project, path, _ = synthetic
     doc = page(path)
+    venue = f"venue = '{VENUE}'"  # the page is one venue's; the warehouse holds two
     agreement = read(project.db, "select count(*) as n, count(*) filter (where is_agreeing) as a "
-                                 "from marts.label_agreement").iloc[0]
+                                 f"from marts.label_agreement where {venue}").iloc[0]
     assert agreement["n"] > 0
     audit = text(doc.xpath("//section[@id='audit']")[0])
     assert f"{agreement['a']:,} of {agreement['n']:,} papers get the same category" in audit
     assert "Against keywords-v1" in audit
     low = read(project.db, "select count(*) as n from marts.paper_rankings "
-                           "where label_confidence = 'low'").iloc[0]["n"]
-    assert f"{low:,} ranked papers carry a low-confidence label" in audit
+                           f"where label_confidence = 'low' and {venue}").iloc[0]["n"]
+    assert low > 0 and f"{low:,} ranked papers carry a low-confidence label" in audit
     heat = doc.xpath("//section[@id='audit']//details//table")[0]
     cells = [number(text(td)) for td in heat.xpath("./tbody/tr/td")]
-    accepted = read(project.db, "select (select count(*) from marts.paper_rankings) "
-                                "+ (select count(*) from marts.excluded_papers) as n").iloc[0]["n"]
+    accepted = read(project.db, f"select (select count(*) from marts.paper_rankings where {venue}) "
+                                f"+ (select count(*) from marts.excluded_papers where {venue}) as n"
+                    ).iloc[0]["n"]
     assert sum(cells) == accepted
 
 
@@ -483,9 +433,9 @@ def test_hostile_text_stays_text(synthetic) -> None:
     assert all(href.startswith(("#", "https://")) for href in doc.xpath("//a/@href"))
     rows = {r["paper_id"]: r for rows in shortlist_tables(doc).values() for r in rows}
     for kind, paper_id in hostile.items():
-        assert rows[paper_id]["title"] == to_text(HOSTILE_TITLES[kind]), kind
-        assert rows[paper_id]["rationale"] == HOSTILE_RATIONALE
-        assert rows[paper_id]["keywords"] == " · ".join(HOSTILE_KEYWORDS)
+        assert rows[paper_id]["title"] == to_text(SHORTLIST_TITLES[kind]), kind
+        assert rows[paper_id]["rationale"] == SHORTLIST_RATIONALE
+        assert rows[paper_id]["keywords"] == " · ".join(SHORTLIST_KEYWORDS)
     assert rows[hostile["quotes"]]["href"] is None  # the javascript: link is not a link
     assert "&lt;script&gt;alert(&#34;title&#34;)&lt;/script&gt;" in html
 
@@ -626,7 +576,7 @@ def test_related_papers_subthemes_and_second_labels(split: Project, tmp_path: Pa
                              "order by paper_id, related_rank")
     expected = related.groupby("paper_id")["related_paper_id"].apply(list).to_dict()
     subthemes = read(split.db, "select category, subtheme, subtheme_label, paper_count "
-                               "from marts.category_subthemes")
+                               f"from marts.category_subthemes where venue = '{VENUE}'")
     audit = read(split.db, "select paper_id, audit_category, is_disputed from marts.label_audit"
                  ).set_index("paper_id")
     anchors = set(doc.xpath("//tr[@data-paper-id]/@id"))
@@ -720,5 +670,5 @@ def test_synthetic_in_chromium_hostile_text_is_text(synthetic) -> None:
     _, path, hostile = synthetic
     state = check_in_browser(path, "synthetic")
     titles = Counter(state["titles"])
-    for title in HOSTILE_TITLES.values():
+    for title in SHORTLIST_TITLES.values():
         assert titles[to_text(title)] >= 1

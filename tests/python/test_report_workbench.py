@@ -3,9 +3,10 @@ filters, sort, the pick quota and the picked-only view, picking from the search 
 downloads (CSV for `paperrank picks import`, BibTeX for a reading list), picks kept per venue,
 and the layout at a desktop's and a phone's width.
 
-One warehouse with two synthetic venues (one with hostile titles, abstracts, authors, keywords
-and Orals, one plain), built once by the real loaders and dbt (seeds and models, few
-replicates), its pages drawn in-process; and degenerate venues (one paper, identical scores).
+The session's hostile venue (`hostile_built`, tests/python/hostile_venue.py: one warehouse with
+a venue of hostile titles, abstracts, authors, keywords, links and Orals and a plain one, built
+once by the real loaders and dbt, seeds and models, few replicates), its pages drawn in-process;
+and degenerate venues (one paper, identical scores).
 The loaders and dbt run in this process (`Project.cli`, `Project.dbt_in_process`: the worker's
 one parse of the project); the pages open in the process's one Chromium (browser.py), each in a
 browser context of its own.
@@ -25,7 +26,21 @@ import lxml.html
 import pandas as pd
 import pytest
 from browser import browser_context, open_page
-from project import Project, few_replicates, warehouse_copy
+from hostile_venue import (
+    HOSTILE_ABSTRACT,
+    HOSTILE_AUTHORS,
+    HOSTILE_KEYWORDS,
+    HOSTILE_TITLE,
+    LOW_TITLE,
+    RATIONALE,
+    SECOND,
+    SHORTLIST_RATIONALE,
+    VARS,
+    VENUE,
+    build_marts,
+    synthetic_venue,
+)
+from project import Project, warehouse_copy
 from project import query as read
 from report_pages import bib_entries, bib_text, paper_rows, read_csv, render_pages
 
@@ -33,93 +48,18 @@ from paperrank.report.latex import to_text
 
 pytestmark = pytest.mark.e2e  # builds venues with dbt and renders them
 
-VENUE = "HOSTILE 2026"
-SECOND = "SECOND 2026"
-HOSTILE_TITLE = '<script>alert("t")</script> Huxley-G\\"odel Machine: MoE$^3$ & $\\alpha$-Nets'
-HOSTILE_ABSTRACT = '</p></details><img src=x onerror=alert(1)> "quoted" & diffusionzz agents'
-HOSTILE_AUTHORS = ["Zoë <b>Bold</b>", "O'Brien & Sons"]
-HOSTILE_KEYWORDS = ['<img src=x onerror=alert("kw")>', "kwzz & \\input{x}", "Unbroken" + "k" * 280]
 HOSTILE_NOTE = '=HYPERLINK("http://x") <script>alert(1)</script>, "comma"\nsecond line'
 # what a BibTeX or LaTeX run would read as syntax, or run: it must stay text
 BIB_NOTE = ("} @misc{evil, title={x}} \\input{/etc/passwd} \\write18{rm -rf ~} %comment #1 "
             "& $x^2_y$ ~ <a>|b \\\\ {unbalanced")
 EXPERT = "Dr. Zoë O'Brien-Smith (ML)"
-# a paper ranked far below every list, found only through the page's index of unlisted papers
-LOW_TITLE = '<img src=x onerror=alert(2)> zzunlisted & "low" paper'
-MODELS_ONLY = ("--select", "resource_type:seed resource_type:model", "--indirect-selection", "empty")
-VARS = few_replicates(taxonomy="icml2026", label_model="truth")
-
-
-def synthetic_venue(project: Project, scratch: Path, venue: str, papers: int, seed: int,
-                    shape=None) -> tuple[Path, pd.DataFrame]:
-    """A synthetic venue (shape() may rewrite its papers) loaded with its true themes as labels
-    of model "truth" into `project`'s warehouse; returns its papers file and papers."""
-    stem = re.sub(r"\W+", "-", venue.lower())
-    papers_file, truth_file = scratch / f"{stem}.parquet", scratch / f"{stem}-truth.parquet"
-    project.cli("ingest", "synthetic", "--out", str(papers_file), "--papers", str(papers),
-                "--seed", str(seed), "--labels-out", str(truth_file), "--venue", venue)
-    frame, truth = pd.read_parquet(papers_file), pd.read_parquet(truth_file)
-    if shape is not None:
-        frame, truth = shape(frame, truth)
-    frame.to_parquet(papers_file)
-    labels = truth.assign(confidence="high", rationale="<i>true</i> theme & \"why\"")
-    labels.to_parquet(scratch / f"{stem}-labels.parquet")
-    project.cli("ingest", "file", str(papers_file), "--venue", venue, "--profile", "iclr2026")
-    project.cli("classify", "import", str(scratch / f"{stem}-labels.parquet"),
-                "--taxonomy", "icml2026", "--model", "truth")
-    return papers_file, frame
-
-
-def build(project: Project) -> None:
-    """The seeds and models (no data tests: these tests read the marts), few replicates."""
-    project.dbt_in_process("build", *MODELS_ONLY, dbt_vars=VARS)
-
-
-def make_hostile(frame: pd.DataFrame, truth: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    first = truth.loc[truth["category"] == "Agentic AI", "paper_id"].iloc[0]
-    row = frame.index[frame["openreview_id"] == first][0]
-    frame.at[row, "title"] = HOSTILE_TITLE
-    frame.at[row, "abstract"] = HOSTILE_ABSTRACT
-    for signal, top in (("rating", 10), ("confidence", 5), ("soundness", 4),
-                        ("contribution", 4), ("presentation", 4)):
-        frame.at[row, signal] = [top, top, top, top]
-    agentic = frame["openreview_id"].isin(truth.loc[truth["category"] == "Agentic AI", "paper_id"])
-    reviewed = frame["rating"].map(len) > 0
-    low = frame.index[agentic & reviewed & (frame.index != row)][0]
-    frame.at[low, "title"] = LOW_TITLE
-    for signal, bottom in (("rating", 2), ("confidence", 1), ("soundness", 1),
-                           ("contribution", 1), ("presentation", 1)):  # the form's lowest
-        frame.at[low, signal] = [bottom] * len(frame.at[low, signal])
-    frame["authors"] = [HOSTILE_AUTHORS if i == row else [f"Author {i}", "B. Person"]
-                        for i in frame.index]
-    frame["keywords"] = [HOSTILE_KEYWORDS if i == row else [f"keyword {i % 11}", "planning"]
-                         for i in frame.index]
-    frame["status"] = ["Oral" if i % 6 == 0 or i == row else "Poster" for i in frame.index]
-    return frame, truth
-
-
-def hostile_url(paper_id: str) -> str:
-    """A forum link with every character a .bib file or LaTeX would read as syntax."""
-    return f"https://openreview.net/forum?id={paper_id}&x=}}%\\input{{y}}#frag|~ $_^"
 
 
 @pytest.fixture(scope="module")
-def venues(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, dict[str, Path]]:
-    """Two venues in one warehouse, built once; their pages (in-process)."""
-    scratch = tmp_path_factory.mktemp("workbench")
-    project = Project(scratch / "warehouse.duckdb", scratch)
-    _, frame = synthetic_venue(project, scratch, VENUE, 900, 2026, make_hostile)
-    synthetic_venue(project, scratch, SECOND, 90, 7)
-    # the loader takes only plain links; put a hostile one in anyway, as an older load could
-    hostile = frame.loc[frame["title"] == HOSTILE_TITLE, "openreview_id"].iloc[0]
-    con = duckdb.connect(str(project.db))
-    try:
-        con.execute("update raw.papers set forum_url = ? where paper_id = ?",
-                    [hostile_url(hostile), hostile])
-    finally:
-        con.close()
-    build(project)
-    return project, render_pages(project.db, scratch / "report")
+def venues(hostile_built: Project, tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, dict[str, Path]]:
+    """The session's two venues in one warehouse (read-only here: a test that writes takes a
+    copy); their pages, drawn in-process into this module's own folder."""
+    return hostile_built, render_pages(hostile_built.db, tmp_path_factory.mktemp("workbench") / "report")
 
 
 @pytest.fixture(scope="module")
@@ -386,8 +326,8 @@ def test_layout_never_scrolls_sideways(venue: tuple[Project, Path], width: int, 
 def test_rows_carry_what_an_expert_reads(venue: tuple[Project, Path]) -> None:
     project, path = venue
     doc = lxml.html.fromstring(path.read_bytes())
-    ranked = read(project.db, "select paper_id, title, status, pdf_url, abstract, authors, keywords "
-                              "from marts.paper_rankings").set_index("paper_id")
+    ranked = read(project.db, "select paper_id, title, status, pdf_url, abstract, authors, keywords, "
+                              "label_rationale from marts.paper_rankings").set_index("paper_id")
     rows = [r for s in doc.xpath("//section[contains(@class, 'category')]") for r in paper_rows(s)]
     assert rows
     for row in rows:
@@ -397,7 +337,8 @@ def test_rows_carry_what_an_expert_reads(venue: tuple[Project, Path]) -> None:
         assert row["keywords"] == " ".join(" · ".join(expected["keywords"].split("; ")).split())
         assert row["abstract"] == expected["abstract"]
         assert row["authors"] == expected["authors"]
-        assert row["rationale"] == '<i>true</i> theme & "why"'
+        # the label's rationale as the mart has it: markup read as text
+        assert row["rationale"] == expected["label_rationale"] in (RATIONALE, SHORTLIST_RATIONALE)
         assert row["move"] is None  # one snapshot: no score movement column
     group = doc.xpath("//tbody[contains(@class, 'paper')]")[0]
     assert ranked.loc[group.xpath("./tr/@data-paper-id")[0], "pdf_url"] in group.xpath(".//a/@href")
@@ -682,7 +623,7 @@ def degenerate(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     project = Project(scratch / "warehouse.duckdb", scratch)
     for seed, (name, shape) in enumerate(DEGENERATE.items()):
         synthetic_venue(project, scratch, name, 60, 2026 + seed, shape)
-    build(project)
+    build_marts(project)
     return render_pages(project.db, scratch / "report")
 
 
