@@ -4,13 +4,13 @@ Two synthetic venues in one warehouse, loaded by the real loaders and built by d
 models: these tests read the marts; few replicates: the page's uncertainty is tested on ICLR
 2026 and with stand-in marts):
 
-- HOSTILE 2026 (1,500 papers, seed 2026: every ranked category larger than the top 30): every kind of text the page must keep as text, in the
-  places an expert reads it. Its best Agentic AI paper has a hostile title (LaTeX and markup),
-  abstract, authors and keywords, and a forum link with every character a .bib file or LaTeX
-  reads as syntax; the next three have the titles, keywords and label rationale of
-  `SHORTLIST_TITLES` (one with a javascript: link the loader would refuse, one with a
-  low-confidence label); one paper far below every list has a hostile title too. A sixth of
-  the papers are Orals.
+- HOSTILE 2026 (1,500 papers, seed 2026: every ranked category larger than the top 30): every
+  kind of text the page must keep as text, in the places an expert reads it. Its best Agentic
+  AI paper has a hostile title (LaTeX and markup), abstract, authors and keywords, and a forum
+  link with every character a .bib file or LaTeX reads as syntax; the next three have the
+  titles, keywords and label rationale of `SHORTLIST_TITLES` (one with a javascript: link the
+  loader would refuse, one with a low-confidence label); one paper far below every list has a
+  hostile title too. A sixth of the papers are Orals.
 - SECOND 2026 (90 papers, seed 7, plain): picks kept per venue, one page per venue.
 
 Both carry the generator's true themes as labels of model "truth" (the ranked set) and the
