@@ -1,6 +1,6 @@
 """`python -m paperrank ...`: the same as the `paperrank` console script."""
 
-from paperrank.cli import main
+from paperrank.cli import console
 
 if __name__ == "__main__":
-    main(prog_name="paperrank")
+    console()

@@ -33,6 +33,7 @@ from typing import Any
 import pandas as pd
 
 from paperrank.core.errors import CheckFailed
+from paperrank.core.exiting import exit_now
 from paperrank.pipeline.settings import Settings
 
 
@@ -69,7 +70,9 @@ def _serve(pipe: Connection) -> None:
         try:
             stage, chosen, frames, environment, folder = pipe.recv()
         except (EOFError, OSError):
-            return
+            # the caller is done with it: its own exit waits for this one (`_discard_worker`),
+            # which a return made tear down great-expectations and pandas first (0.77 s)
+            exit_now(0)
         # the caller's environment and folder as they are now, not as they were when this worker
         # started: a process that runs many commands (a test session, a bench) changes
         # PAPERRANK_DB and the output folders between them, and a check must read this run's

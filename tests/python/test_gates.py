@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import textwrap
 import threading
 from pathlib import Path
 
@@ -122,3 +125,31 @@ def test_each_check_reads_the_warehouse_of_its_own_run(synthetic_built: Project,
         finally:
             checked.stop()
     assert "local_top_overall" in (tmp_path / "broken.log").read_text(encoding="utf-8")
+
+
+ENDED = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from paperrank.pipeline import gates
+    from paperrank.pipeline.settings import Settings
+
+    run = gates.Gates(Settings(taxonomy="icml2026", profile="iclr2026"), Path(sys.argv[1]))
+    run.raw()
+    run.stop()
+    worker = run.worker
+    gates._discard_worker()  # what this process's exit does: the pipe closes, the worker ends
+    print(worker.process.exitcode)
+""")
+
+
+def test_the_worker_ends_at_once_and_cleanly(synthetic_loaded: Project, tmp_path: Path) -> None:
+    """The worker ends without the interpreter's teardown of great-expectations (which the
+    caller's exit waited for), and still runs its exit handlers: multiprocessing's release the
+    semaphore great-expectations made, or the resource tracker would warn of a leak when the
+    caller ends."""
+    ended = subprocess.run([sys.executable, "-c", ENDED, str(tmp_path / "pipeline.log")],
+                           env=synthetic_loaded.env, cwd=synthetic_loaded.root,
+                           capture_output=True, text=True, timeout=300)
+    assert ended.returncode == 0, ended.stderr[-3000:]
+    assert ended.stdout.strip() == "0"
+    assert "leaked" not in ended.stderr, ended.stderr[-3000:]

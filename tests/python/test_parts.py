@@ -30,6 +30,7 @@ from project import FEW_REPLICATES, REPO, InProcessDbt, Project, rows, warehouse
 from paperrank.cli import run
 from paperrank.core import parts
 from paperrank.core.errors import PaperrankError
+from paperrank.pipeline.dbt import wait_for_artifacts
 from paperrank.pipeline.settings import Settings, check_values
 from paperrank.publish import publish as publishing
 
@@ -262,6 +263,13 @@ def test_each_extras_subset_builds_audits_and_publishes(
         assert {"build_settings__describes_the_marts",
                 "marts_agree__every_accepted_paper_is_ranked_or_excluded"} <= ran
         assert ("build_settings__describes_the_uncertainty" in ran) == ("uncertainty" in chosen)
+        # dbt's manifest.json, written beside the pipeline (paperrank.pipeline.dbt), is this
+        # build's: the nodes it compiled carry their SQL, the extras it left out none
+        wait_for_artifacts()
+        written = json.loads((Path(project.env["DBT_TARGET_PATH"]) / "manifest.json").read_text("utf-8"))
+        compiled = {node["name"] for node in written["nodes"].values() if node.get("compiled_code")}
+        assert "paper_rankings" in compiled
+        assert ("paper_rank_uncertainty" in compiled) == ("uncertainty" in chosen)
     recorded = rows(project.db, "select distinct extras from marts.build_settings")
     assert recorded == [(parts.describe(chosen),)]
     held = rows(project.db, "select part, mart from marts.build_marts")
