@@ -61,7 +61,7 @@ def console() -> NoReturn:
     """The `paperrank` console script and `python -m paperrank`: `main`, ended by `exit_now`.
 
     Why not a plain exit: after a command that loaded dbt, the interpreter's teardown took
-    0.6 s of every run (`paperrank rank --extras none`: 10.0 s -> 9.4 s), after the last line
+    0.6-0.66 s of every run (`paperrank rank --extras none` on ICLR 2026), after the last line
     was printed. An unexpected error still ends the usual way, with its traceback."""
     try:
         main.main(prog_name="paperrank")
