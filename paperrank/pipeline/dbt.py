@@ -84,8 +84,8 @@ class Dbt:
         if key not in MANIFESTS:
             # --no-write-json: the command that follows writes target/manifest.json (and its
             # run_results.json) when it ends (a build: `_write_artifacts`); written here too, it
-            # cost a second of each start
-            # from the parse kept for this warehouse file (paperrank.pipeline.saved_parses)
+            # cost a second of each start from the parse kept for this warehouse file
+            # (paperrank.pipeline.saved_parses)
             parse = ["parse", "--no-write-json", *saved_parses.arguments(self.target)]
             before = saved_parses.saved_stamp()
             parsed = dbtRunner().invoke(self._argv(parse, with_vars=False))
