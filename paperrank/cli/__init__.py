@@ -58,26 +58,22 @@ def main() -> None:
 
 
 def console() -> NoReturn:
-    """The `paperrank` console script and `python -m paperrank`: `main`, ended by `exit_now`.
+    """The `paperrank` console script and `python -m paperrank`: `run`, ended by `exit_now`.
 
     Why not a plain exit: after a command that loaded dbt, the interpreter's teardown took
     0.6-0.66 s of every run (`paperrank rank --extras none` on ICLR 2026), after the last line
     was printed. An unexpected error still ends the usual way, with its traceback."""
-    try:
-        main.main(prog_name="paperrank")
-    except SystemExit as done:
-        code = done.code
-        if isinstance(code, str):  # as the interpreter does with sys.exit("...")
-            print(code, file=sys.stderr)
-        exit_now(code if isinstance(code, int) else (0 if code is None else 1))
-    exit_now(0)
+    exit_now(run(sys.argv[1:]))
 
 
 def run(argv: Sequence[str]) -> int:
-    """Run `paperrank <argv>` in this process and return its exit code (for tests and benches)."""
+    """Run `paperrank <argv>` in this process and return its exit code (the console script's,
+    and for tests and benches)."""
     try:
         main.main(args=list(argv), prog_name="paperrank")
     except SystemExit as done:
         code = done.code
+        if isinstance(code, str):  # as the interpreter does with sys.exit("...")
+            print(code, file=sys.stderr)
         return code if isinstance(code, int) else (0 if code is None else 1)
     return 0
