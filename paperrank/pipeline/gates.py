@@ -130,8 +130,9 @@ def _discard_worker() -> None:
 
 
 class Gates:
-    """Start with the raw tables read and sent to the worker; `raw()` and `marts()` give the
-    verdicts, `stop()` ends the run."""
+    """Start with the raw tables read and sent to the worker; `raw()` gives their verdict,
+    `start_marts()` has the marts checked and `marts_verdict()` gives theirs (the pipeline
+    works between the two), `stop()` ends the run."""
 
     def __init__(self, chosen: Settings, log: Path) -> None:
         from paperrank.core.warehouse import db_path
@@ -158,9 +159,12 @@ class Gates:
         self.sender.join()
         self._verdict("raw")
 
-    def marts(self) -> None:
+    def start_marts(self) -> None:
+        """Have the worker check the marts (dbt has let go of the working warehouse)."""
         self.waiting += 1
         self._send(("marts", self.chosen, None))
+
+    def marts_verdict(self) -> None:
         self._verdict("marts")
 
     def _verdict(self, stage: str) -> None:

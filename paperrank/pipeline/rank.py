@@ -105,8 +105,7 @@ def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
             # marts' check sees a paper it never computed): say that, in one line
             fingerprint.require_unchanged(raw_before, working)
             raise
-        fingerprint.require_unchanged(raw_before, working)
-        build_id = audit_and_publish(chosen, log, steps, gates, extras)
+        build_id = audit_and_publish(chosen, log, steps, gates, extras, raw_before)
     finally:
         gates.stop()
     deliver(steps, exports, reports, venue, bom, report_dir is None, **report_options)
@@ -196,21 +195,50 @@ def check_writable_by_readers(published: Path) -> None:
 
 
 def audit_and_publish(chosen: Settings, log: Path, steps: Steps, gates: Gates,
-                      extras: tuple[str, ...]) -> str:
+                      extras: tuple[str, ...], raw_before: fingerprint.Fingerprint | None = None) -> str:
     """Audit the working warehouse's marts of the ranking and `extras` and, when they pass,
-    publish them."""
-    steps.run("mart checks", gates.marts)
-    return publish_build(steps, chosen.engine, extras)
+    publish them; with `raw_before`, only when the raw layer is still as it was then.
+
+    The gates' worker checks the marts on one core while this process composes the
+    publication on the other (both read the working warehouse read-only); it is switched in
+    only once the verdict has passed, and removed otherwise. Errors come in the order the
+    steps had when they ran one after the other: a changed raw layer first, then the marts'
+    verdict, then a build that cannot be published."""
+    working = db_path()
+    gates.start_marts()
+    if raw_before is not None:
+        fingerprint.require_unchanged(raw_before, working)
+
+    def audited() -> publish.Staged:
+        try:
+            staged = publish.stage(working, publish.published_path(), engine=chosen.engine,
+                                   extras=extras)
+        except PaperrankError:
+            gates.marts_verdict()  # a failed audit explains the build first
+            raise
+        try:
+            gates.marts_verdict()
+        except BaseException:
+            publish.discard(staged)
+            raise
+        return staged
+
+    staged = steps.run("mart checks", audited)
+    return announce(*steps.run("publish", lambda: publish.install(staged)))
 
 
 def publish_build(steps: Steps, engine: str, extras: tuple[str, ...] | None) -> str:
     """Publish the audited build of the working warehouse (one atomic switch); its build id.
     The build must hold exactly `extras` (marts.build_settings.extras; None: whatever it holds),
     and only its own marts (marts.build_marts) are copied."""
-    working, published = db_path(), publish.published_path()
-    build_id, version = steps.run("publish", lambda: publish.publish(
-        working, published, engine=engine, extras=extras))
-    print(f"published build {build_id} of {working}: {published} -> {version.name}", flush=True)
+    return announce(*steps.run("publish", lambda: publish.publish(
+        db_path(), publish.published_path(), engine=engine, extras=extras)))
+
+
+def announce(build_id: str, version: Path) -> str:
+    """Say which build was published where; its build id."""
+    print(f"published build {build_id} of {db_path()}: {publish.published_path()} -> {version.name}",
+          flush=True)
     return build_id
 
 

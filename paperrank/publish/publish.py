@@ -27,6 +27,7 @@ no parse of the project and no chance of reading another checkout's or another r
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -57,26 +58,91 @@ def require_published(path: Path) -> Path:
 
 def publish(working: Path, published: Path, keep: int = versions.KEEP,
             engine: str = "duckdb", extras: tuple[str, ...] | None = None) -> tuple[str, Path]:
-    """Copy the working warehouse's published relations into a new version and switch to it.
+    """Copy the working warehouse's published relations into a new version and switch to it
+    (`stage`, then `install`).
 
     On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read through
     DuckDB, so the publication is the same kind of DuckDB file whichever engine built it.
     `extras`, when given, are the extras the build must hold (marts.build_settings.extras):
     a build of other extras is refused.  Returns the build id and the version file.  Raises
     before switching on any error."""
+    return install(stage(working, published, keep, engine, extras))
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A publication composed and made durable in the versions folder, not yet switched in:
+    `install` switches to it, `discard` removes it."""
+
+    published: Path
+    file: Path
+    build_id: str
+    venues: tuple[str, ...]
+    keep: int
+
+
+def stage(working: Path, published: Path, keep: int = versions.KEEP,
+          engine: str = "duckdb", extras: tuple[str, ...] | None = None) -> Staged:
+    """Compose the build's publication (`publish`'s arguments) and switch nothing, so the
+    pipeline composes it while the marts are audited and installs it only once they pass.
+    Raises PaperrankError, leaving nothing behind, when the build cannot be published or the
+    disk refuses the file."""
     staged = _staged_path(published)
     try:
         claim(published)  # makes the versions folder: the first write, on a read-only disk too
         versions.prune(published, keep)
         staged.unlink(missing_ok=True)
-        return _publish(working, published, staged, keep, engine, extras)
+        con = duckdb.connect(str(staged))
+        try:
+            _attach_working(con, working, engine)
+            build_id, held = build_marts(con, working, extras)
+            venues = tuple(r[0] for r in con.execute(
+                "select distinct venue from work.marts.build_settings order by 1").fetchall())
+            compose(con, "work", list(venues), versions.current(published), held)
+        finally:
+            con.close()
     except PaperrankError:  # a build that cannot be published as it is
         _remove_staged(staged)
         raise
     except (OSError, duckdb.IOException, duckdb.TransactionException) as error:  # a full or read-only disk
         _remove_staged(staged)
-        raise PaperrankError(f"publishing to {published} failed, nothing was switched: "
-                             f"{_first_line(error)}") from None
+        raise _not_switched(published, error) from None
+    return Staged(published, staged, build_id, venues, keep)
+
+
+def install(staged: Staged) -> tuple[str, Path]:
+    """Switch the published warehouse to the `staged` publication (one atomic rename of the
+    link) and record which venues' builds it holds; the build id and the version file."""
+    published = staged.published
+    try:
+        # a plain published file of the single-file layout becomes the first version: its builds
+        # are the first of each venue's history, so a rollback can go back to them
+        adopted = venue_history.builds_in(published) if is_legacy_publication(published) else {}
+        final = versions.install(published, staged.file,
+                                 versions.version_name(staged.build_id, ".duckdb"),
+                                 is_legacy_publication, staged.keep)
+        if adopted:
+            legacy = next(name for name in versions.history(published) if "legacy00" in name)
+            venue_history.published(published, adopted, legacy)
+        venue_history.published(published, {venue: staged.build_id for venue in staged.venues},
+                                final.name)
+    except PaperrankError:
+        discard(staged)
+        raise
+    except (OSError, duckdb.IOException, duckdb.TransactionException) as error:
+        discard(staged)
+        raise _not_switched(published, error) from None
+    return staged.build_id, final
+
+
+def discard(staged: Staged) -> None:
+    """Remove a staged publication that will not be installed (its audit failed)."""
+    _remove_staged(staged.file)
+
+
+def _not_switched(published: Path, error: BaseException) -> PaperrankError:
+    return PaperrankError(f"publishing to {published} failed, nothing was switched: "
+                          f"{_first_line(error)}")
 
 
 def _staged_path(published: Path) -> Path:
@@ -88,29 +154,6 @@ def _staged_path(published: Path) -> Path:
 def _remove_staged(staged: Path) -> None:
     versions._remove(staged)
     versions._remove(staged.with_name(staged.name + ".wal"))
-
-
-def _publish(working: Path, published: Path, staged: Path, keep: int,
-             engine: str, extras: tuple[str, ...] | None) -> tuple[str, Path]:
-    con = duckdb.connect(str(staged))
-    try:
-        _attach_working(con, working, engine)
-        build_id, held = build_marts(con, working, extras)
-        venues = [r[0] for r in con.execute(
-            "select distinct venue from work.marts.build_settings order by 1").fetchall()]
-        compose(con, "work", venues, versions.current(published), held)
-    finally:
-        con.close()
-    # a plain published file of the single-file layout becomes the first version: its builds
-    # are the first of each venue's history, so a rollback can go back to them
-    adopted = venue_history.builds_in(published) if is_legacy_publication(published) else {}
-    final = versions.install(published, staged, versions.version_name(build_id, ".duckdb"),
-                             is_legacy_publication, keep)
-    if adopted:
-        legacy = next(name for name in versions.history(published) if "legacy00" in name)
-        venue_history.published(published, adopted, legacy)
-    venue_history.published(published, {venue: build_id for venue in venues}, final.name)
-    return build_id, final
 
 
 def compose(con: duckdb.DuckDBPyConnection, source: str, venues: list[str], current: Path | None,

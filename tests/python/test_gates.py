@@ -105,7 +105,8 @@ def test_each_check_reads_the_warehouse_of_its_own_run(synthetic_built: Project,
         clean = Gates(SETTINGS, tmp_path / "clean.log")
         try:
             clean.raw()
-            clean.marts()
+            clean.start_marts()
+            clean.marts_verdict()
         finally:
             clean.stop()
     broken = warehouse_copy(synthetic_built, tmp_path / "broken")
@@ -120,8 +121,9 @@ def test_each_check_reads_the_warehouse_of_its_own_run(synthetic_built: Project,
         try:
             assert checked.worker.process.pid == clean.worker.process.pid  # the same worker
             checked.raw()
+            checked.start_marts()
             with pytest.raises(GateFailed, match="marts quality checks failed"):
-                checked.marts()
+                checked.marts_verdict()
         finally:
             checked.stop()
     assert "local_top_overall" in (tmp_path / "broken.log").read_text(encoding="utf-8")

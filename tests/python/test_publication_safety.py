@@ -212,6 +212,33 @@ def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(
     assert versions.current(project.published) == before  # nothing published
 
 
+def test_a_failed_audit_discards_the_publication_composed_beside_it(degenerate: Project,
+                                                                     tmp_path: Path) -> None:
+    """The publication is composed while the gates' worker checks the marts, and switched in
+    only on their verdict: a failed check leaves the published warehouse as it was and removes
+    the composed file (`paperrank publish`, which audits as `make rank` does)."""
+    project = venue_copy(degenerate, tmp_path / "venue")
+    as_build(project.db, "build-2")  # a build that would publish as a new version
+    con = duckdb.connect(str(project.db))
+    try:
+        # a z-score no dbt test of the audit reads (the marts-agree rules run first, and stop
+        # at a NaN composite): only the mart checks see it
+        con.execute("update intermediate.int_papers_ranked set z_confidence_mean = 'infinity'::double "
+                    "where paper_id = (select min(paper_id) from intermediate.int_papers_ranked)")
+    finally:
+        con.close()
+    before = versions.current(project.published)
+    log = tmp_path / "pipeline.log"
+    result = project.cli("publish", "--profile", "iclr2026", *replicate_options(), "--top-n", "5",
+                         "--venue", VENUES[0], "--log", str(log), check=False)
+    assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "the marts quality checks failed" in result.stderr and "nothing was published" in result.stderr
+    assert "[3/4] mart checks ..." in result.stdout and "[4/4] publish" not in result.stdout
+    assert "z_confidence_mean is finite" in log.read_text(encoding="utf-8")
+    assert versions.current(project.published) == before
+    assert not list(versions.versions_dir(project.published).glob(".tmp-*"))
+
+
 HOLDER = ("import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); "
           "time.sleep(120)")
 

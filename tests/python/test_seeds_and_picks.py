@@ -123,11 +123,12 @@ def test_seed_checker_names_file_line_and_value(tmp_path: Path, seed: str,
 @pytest.fixture(scope="module")
 def broken_seeds(loaded: Project, tmp_path_factory: pytest.TempPathFactory
                  ) -> tuple[Project, subprocess.CompletedProcess[str], str]:
-    """`make build` on a copy whose seeds fail two of dbt's seed tests, each read by a test of
-    its own: one expert picks a paper twice (expert_selections' unique test), and a second
+    """`make build` on a copy whose seeds fail three of dbt's seed tests, each read by a test of
+    its own: one expert picks a paper twice (expert_selections' unique test), a second
     weight set (not the one built with, which the settings check would refuse first) weighs a
     signal that does not exist (composite_weights' accepted_values test: only the seed's own dbt
-    test catches it). dbt's summary counts exactly these two errors, so each alone stops the
+    test catches it), and a known primary area has no venue family (known_primary_areas'
+    not-null test). dbt's summary counts exactly these three errors, so each alone stops the
     build. The project, what make printed and the paper picked twice."""
     paper = query(loaded, "select min(paper_id) from raw.papers where is_accepted")[0][0]
     project = built_copy(loaded, tmp_path_factory.mktemp("broken_seeds"),
@@ -137,9 +138,11 @@ def broken_seeds(loaded: Project, tmp_path_factory: pytest.TempPathFactory
     weights = project.root / "seeds" / "composite_weights.csv"
     weights.write_text(weights.read_text(encoding="utf-8") + 'trial_2027,novelty,1.0,"a typo"\n',
                        encoding="utf-8")
+    areas = project.root / "seeds" / "known_primary_areas.csv"
+    areas.write_text(areas.read_text(encoding="utf-8") + ",an area of no venue\n", encoding="utf-8")
     result = make_build(project)
     assert result.returncode != 0
-    assert " ERROR=2 " in result.stdout, result.stdout[-3000:]  # these two tests, nothing else
+    assert " ERROR=3 " in result.stdout, result.stdout[-3000:]  # these three tests, nothing else
     return project, result, paper
 
 
@@ -167,6 +170,18 @@ def test_failing_builtin_test_on_a_seed_names_the_line(
     assert "dbt test accepted_values_composite_weights_signal" in result.stdout
     assert f"value_field='novelty', n_records=1   (seeds/composite_weights.csv line {line})" \
         in result.stdout
+
+
+def test_a_null_in_a_seed_names_its_line(
+        broken_seeds: tuple[Project, subprocess.CompletedProcess[str], str]) -> None:
+    """A seed's not-null columns are one test per seed (tests/generic/not_null_rows.sql) whose
+    failing rows are the seed's own, so the line is named as dbt's not_null per column did."""
+    project, result, _ = broken_seeds
+    lines = (project.root / "seeds" / "known_primary_areas.csv").read_text(encoding="utf-8").splitlines()
+    assert ("FAILED  dbt test not_null_rows_known_primary_areas on seed known_primary_areas "
+            "(seeds/known_primary_areas.csv)") in result.stdout, result.stdout[-3000:]
+    assert (f"venue_family=null, primary_area='an area of no venue'   "
+            f"(seeds/known_primary_areas.csv line {len(lines)})") in result.stdout, result.stdout[-3000:]
 
 
 @pytest.fixture(scope="module")
