@@ -178,7 +178,7 @@ def _settle() -> None:
     in the walk, they cost about 0.6 s of `paperrank rank --extras none` (median of six runs on
     ICLR 2026: 10.4 s -> 9.6 s; the same peak memory). So once the project is parsed, the garbage
     of the start is collected and the rest frozen (`gc.freeze`): kept, never walked again. What
-    a command makes afterwards is collected as usual (`release_warehouse` needs that)."""
+    a command makes afterwards is collected as usual."""
     gc.collect()
     gc.freeze()
 
@@ -286,7 +286,10 @@ def release_warehouse() -> None:
 
     `close_all_connections` (what dbt-duckdb runs at exit) only drops its reference to the
     database, and a parsed manifest kept for the next command can keep the database alive: so
-    the environment is closed first, under dbt-duckdb's own lock."""
+    the environment is closed first, under dbt-duckdb's own lock. Closing its connection closes
+    the database and frees the file at once, whatever cursors are still referenced (DuckDB 2),
+    so no collection of the build's garbage is waited for (a full one cost 0.15 s of the
+    ranking alone)."""
     from dbt.adapters.duckdb.connections import DuckDBConnectionManager
     from dbt.adapters.factory import cleanup_connections
 
@@ -296,4 +299,3 @@ def release_warehouse() -> None:
         if environment is not None:
             environment.close()
     DuckDBConnectionManager.close_all_connections()
-    gc.collect()

@@ -71,8 +71,8 @@ def publish(working: Path, published: Path, keep: int = versions.KEEP,
 
 @dataclass(frozen=True)
 class Staged:
-    """A publication composed and made durable in the versions folder, not yet switched in:
-    `install` switches to it, `discard` removes it."""
+    """A publication composed and checkpointed in the versions folder, not yet switched in:
+    `install` makes it durable and switches to it, `discard` removes it."""
 
     published: Path
     file: Path
