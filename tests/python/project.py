@@ -220,6 +220,16 @@ def dbt_not_started(project: Project) -> Iterator[None]:
         dbt.MANIFESTS = kept
 
 
+def execute(db: Path, sql: str, parameters: list | None = None) -> None:
+    """Run one statement that writes on the warehouse file `db`, closed at once: how a test
+    breaks or edits a copy of a build before the command under test reads it."""
+    con = duckdb.connect(str(db))
+    try:
+        con.execute(sql, parameters or [])
+    finally:
+        con.close()
+
+
 def rows(db: Path, sql: str) -> list[tuple]:
     """The rows `sql` selects from the warehouse file `db`, read-only."""
     con = duckdb.connect(str(db), read_only=True)

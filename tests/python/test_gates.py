@@ -16,10 +16,9 @@ import textwrap
 import threading
 from pathlib import Path
 
-import duckdb
 import pandas as pd
 import pytest
-from project import Project, warehouse_copy
+from project import Project, execute, warehouse_copy
 
 from paperrank.pipeline import gates
 from paperrank.pipeline.gates import GateFailed, Gates
@@ -110,12 +109,8 @@ def test_each_check_reads_the_warehouse_of_its_own_run(synthetic_built: Project,
         finally:
             clean.stop()
     broken = warehouse_copy(synthetic_built, tmp_path / "broken")
-    con = duckdb.connect(str(broken.db))
-    try:
-        con.execute("update intermediate.int_papers_ranked set local_top_overall = 'nan'::double "
-                    "where paper_id = (select min(paper_id) from intermediate.int_papers_ranked)")
-    finally:
-        con.close()
+    execute(broken.db, "update intermediate.int_papers_ranked set local_top_overall = 'nan'::double "
+                       "where paper_id = (select min(paper_id) from intermediate.int_papers_ranked)")
     with broken.environment():
         checked = Gates(SETTINGS, tmp_path / "broken.log")
         try:

@@ -23,9 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pytest
-from project import FEW_REPLICATES, REPO, InProcessDbt, Project, rows, warehouse_copy
+from project import FEW_REPLICATES, REPO, InProcessDbt, Project, execute, rows, warehouse_copy
 
 from paperrank.cli import run
 from paperrank.core import parts
@@ -297,11 +296,8 @@ def test_a_stale_mart_is_never_published_nor_audited(manifest: Any, built_all: P
     present = {r[0] for r in rows(project.db, "select table_name from duckdb_tables() "
                                               "where schema_name = 'marts'")}
     assert "paper_rank_sets" in stale and stale <= present
-    con = duckdb.connect(str(project.db))
-    try:  # a stale mart that the rank-set mart check would fail
-        con.execute("update marts.paper_rank_sets set marginal_lower = category_rank + 1")
-    finally:
-        con.close()
+    # a stale mart that the rank-set mart check would fail
+    execute(project.db, "update marts.paper_rank_sets set marginal_lower = category_rank + 1")
 
     code, printed = publish(project, "all")
     assert code == 2, printed[-3000:]
@@ -327,11 +323,7 @@ def test_publish_refuses_a_build_it_cannot_tell_apart(built_all: Project, tmp_pa
     or a build of other extras than asked is refused, and nothing is published."""
     project = warehouse_copy(built_all, tmp_path)
     (recorded,), = rows(project.db, "select extras from marts.build_settings")
-    con = duckdb.connect(str(project.db))
-    try:
-        con.execute(statement)
-    finally:
-        con.close()
+    execute(project.db, statement)
     with pytest.raises(PaperrankError, match=refusal):
         publishing.publish(project.db, project.published, extras=tuple(filter(None, recorded.split(","))))
     assert not project.published.exists()

@@ -38,6 +38,7 @@ from project import (
     Project,
     as_build,
     dbt_not_started,
+    execute,
     few_replicates,
     rows,
     venue_copy,
@@ -219,14 +220,10 @@ def test_a_failed_audit_discards_the_publication_composed_beside_it(degenerate: 
     the composed file (`paperrank publish`, which audits as `make rank` does)."""
     project = venue_copy(degenerate, tmp_path / "venue")
     as_build(project.db, "build-2")  # a build that would publish as a new version
-    con = duckdb.connect(str(project.db))
-    try:
-        # a z-score no dbt test of the audit reads (the marts-agree rules run first, and stop
-        # at a NaN composite): only the mart checks see it
-        con.execute("update intermediate.int_papers_ranked set z_confidence_mean = 'infinity'::double "
-                    "where paper_id = (select min(paper_id) from intermediate.int_papers_ranked)")
-    finally:
-        con.close()
+    # a z-score no dbt test of the audit reads (the marts-agree rules run first, and stop
+    # at a NaN composite): only the mart checks see it
+    execute(project.db, "update intermediate.int_papers_ranked set z_confidence_mean = 'infinity'::double "
+                        "where paper_id = (select min(paper_id) from intermediate.int_papers_ranked)")
     before = versions.current(project.published)
     log = tmp_path / "pipeline.log"
     result = project.cli("publish", "--profile", "iclr2026", *replicate_options(), "--top-n", "5",

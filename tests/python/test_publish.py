@@ -38,7 +38,16 @@ import library
 import publish_steps
 import pytest
 from conftest import replicate_options
-from project import REPO, InProcessDbt, Project, copy_project, rows, venue_copy, warehouse_copy
+from project import (
+    REPO,
+    InProcessDbt,
+    Project,
+    copy_project,
+    execute,
+    rows,
+    venue_copy,
+    warehouse_copy,
+)
 
 pytestmark = pytest.mark.e2e
 DROPPED = "Sustainable AI"
@@ -172,11 +181,8 @@ def rebuilt(small_built: Project, tmp_path_factory: pytest.TempPathFactory) -> P
 
     def build(folder: Path) -> None:
         project = venue_copy(small_built, folder)
-        con = duckdb.connect(str(project.db))
-        try:  # the next build drops a category, so the tests also see its CSV go
-            con.execute("delete from raw.paper_labels where category = ?", [DROPPED])
-        finally:
-            con.close()
+        # the next build drops a category, so the tests also see its CSV go
+        execute(project.db, "delete from raw.paper_labels where category = ?", [DROPPED])
         stop, report = folder / "stop", folder / "reader.json"
         reader = subprocess.Popen([sys.executable, "-c", READER, str(project.published), str(stop),
                                    str(report)], stdout=subprocess.PIPE, text=True)
@@ -464,12 +470,8 @@ def test_a_failed_audit_publishes_nothing(small_built: Project, tmp_path: Path) 
     own tests fail it, so the rank builds the ranking alone."""
     project = venue_copy(small_built, tmp_path / "venue")
     before = state(project)
-    con = duckdb.connect(str(project.db))
-    try:
-        con.execute("update raw.reviews set rating = 'nan'::double where review_id = "
-                    "(select min(review_id) from raw.reviews)")
-    finally:
-        con.close()
+    execute(project.db, "update raw.reviews set rating = 'nan'::double where review_id = "
+                        "(select min(review_id) from raw.reviews)")
     result = project.cli(*rank_options(project, 7, extras="none"), check=False)
     assert result.returncode != 0
     assert "FAILED" in result.stdout

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from project import Project, warehouse_copy
+from project import Project, execute, warehouse_copy
 
 pytestmark = pytest.mark.e2e
 
@@ -34,11 +34,7 @@ def broken_copy(clean: Project, tmp_path: Path, statement: str) -> Project:
     """A copy of the clean warehouse with `statement` applied to it."""
     db = tmp_path / "warehouse.duckdb"
     shutil.copy(clean.db, db)
-    con = duckdb.connect(str(db))
-    try:
-        con.execute(statement)
-    finally:
-        con.close()
+    execute(db, statement)
     return Project(db, tmp_path)
 
 
