@@ -44,6 +44,11 @@ LOADS_SEEDS = {"build", "seed"}
 # dbt's error headers ("Compilation Error in operation ...", "Runtime Error"): not the message
 _HEADER = re.compile(r"[A-Z][A-Za-z ]* Error( in .*)?")
 RUNS_TESTS = {"build", "test"}
+# dbt.log's level unless DBT_LOG_LEVEL_FILE says otherwise: dbt's default, debug, writes every
+# statement of every node (five or six lines each, the file flushed and its size checked for
+# rotation at each), which cost a tenth of the ranking alone's build (bench/README.md); the
+# statements are in target/run/ anyway, and DBT_LOG_LEVEL_FILE=debug brings them back
+FILE_LOG_LEVEL = "info"
 # commands whose artifacts this module writes, not dbt (`_write_artifacts`)
 WRITES_ARTIFACTS_HERE = {"build"}
 
@@ -71,6 +76,8 @@ class Dbt:
         argv.append("--use-colors" if sys.stdout.isatty() else "--no-use-colors")
         if self.quiet:
             argv.append("--quiet")
+        if not os.environ.get("DBT_LOG_LEVEL_FILE"):
+            argv += ["--log-level-file", FILE_LOG_LEVEL]
         return [*argv, "--target", self.target]
 
     @property

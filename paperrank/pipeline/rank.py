@@ -7,9 +7,9 @@ Everything up to the checks happens in the working warehouse (PAPERRANK_DB); wha
 spreadsheets and experts see changes only when every check passed, in one step: the published
 warehouse (PAPERRANK_PUBLISHED_DB, every venue's latest build), then the venue's CSVs and page.
 A failed or interrupted run leaves them as they were. Each step prints one line; the checks'
-reports go to the log (and to the screen when a check fails), dbt's full log to its log folder.
-The venue's CSVs go to exports/<venue>/ and its page to output/report/<venue>/ unless
---export-dir / --report-dir say otherwise.
+reports go to the log (and to the screen when a check fails), dbt's log to its log folder (at
+info; DBT_LOG_LEVEL_FILE=debug adds every statement). The venue's CSVs go to exports/<venue>/
+and its page to output/report/<venue>/ unless --export-dir / --report-dir say otherwise.
 """
 
 from __future__ import annotations

@@ -280,9 +280,10 @@ def category_sections(data: VenueMarts, below: int, plots: bool = True) -> list[
     uncertainty = None
     if data.uncertainty is not None and not data.uncertainty.empty:
         uncertainty = data.uncertainty.set_index("paper_id")
-    rank_sets = None
-    if data.rank_sets is not None and not data.rank_sets.empty:
-        rank_sets = data.rank_sets.set_index("paper_id")
+    # each paper's row of the marts as a dict, looked up per listed row (a DataFrame's .loc per
+    # row cost a tenth of a second of every page)
+    uncertain = _by_paper(uncertainty)
+    in_sets = _by_paper(None if data.rank_sets is None else data.rank_sets.set_index("paper_id"))
     moved = movements(data)
     used: set[str] = set()
     anchors: set[str] = set()
@@ -293,8 +294,8 @@ def category_sections(data: VenueMarts, below: int, plots: bool = True) -> list[
         top_count = len(top)
         shown = papers.head(top_count + below)
         anchor = anchor_for(str(category), used)
-        rows = [_paper_row(row, signals, uncertainty, rank_sets, top_count, moved)
-                for _, row in shown.iterrows()]
+        rows = [_paper_row(row, signals, uncertain, in_sets, top_count, moved)
+                for row in shown.to_dict("records")]
         for row in rows:
             row.anchor = row_anchor(row.paper_id, anchors)
         section = CategorySection(
@@ -311,7 +312,7 @@ def category_sections(data: VenueMarts, below: int, plots: bool = True) -> list[
             ]
         if uncertainty is not None:
             _add_uncertainty(section, papers, uncertainty, top_count, plots)
-        section.movers = _movers(papers, signals, uncertainty, top_count, moved)
+        section.movers = _movers(papers, signals, uncertain, top_count, moved)
         section.stability = _category_facts(data, str(category))
         facts = dict(section.stability)
         if facts.get("possibly_top_n_papers") is not None:  # the sizes of the rank sets
@@ -379,14 +380,17 @@ def _add_related(data: VenueMarts, sections: list[CategorySection]) -> None:
                                         _text(r.audit_confidence), bool(present(r.is_disputed))))
     if data.related is None or data.related.empty:
         return
-    ranked = data.rankings.set_index(data.rankings["paper_id"].astype(str))
+    rankings = data.rankings
+    ranked = {str(paper_id): found for paper_id, *found in zip(
+        rankings["paper_id"], rankings["title"], rankings["category"], rankings["category_rank"],
+        rankings["forum_url"], strict=True)}
     wanted = data.related[data.related["paper_id"].astype(str).isin(rows.keys())]
     for r in wanted.sort_values(["paper_id", "related_rank"]).itertuples(index=False):
         row, other = rows[str(r.paper_id)], str(r.related_paper_id)
-        if other in ranked.index:
-            found = ranked.loc[other]
-            title, category = title_text(found["title"]), str(found["category"])
-            rank, url = int(found["category_rank"]), safe_url(present(found["forum_url"]))
+        if other in ranked:
+            title, category, rank, url = ranked[other]
+            title, category = title_text(title), str(category)
+            rank, url = int(rank), safe_url(present(url))
         else:  # related to a paper the ranking does not hold (not ranked): named by its id
             title, category, rank, url = other, "", None, None
         target = rows.get(other)
@@ -395,14 +399,21 @@ def _add_related(data: VenueMarts, sections: list[CategorySection]) -> None:
             similarity=present(r.similarity), anchor=target.anchor if target else None, url=url))
 
 
-def _movers(papers: pd.DataFrame, signals: list[str], uncertainty: pd.DataFrame | None,
+def _movers(papers: pd.DataFrame, signals: list[str], uncertain: dict[str, dict[str, Any]],
             top_count: int, moved: dict[str, Movement]) -> list[PaperRow]:
     """The category's papers whose mean rating moved most between snapshots (any rank)."""
     ids = [p for p in papers["paper_id"].astype(str) if p in moved and moved[p].change != 0]
     ids.sort(key=lambda p: (-abs(moved[p].change), p))
     chosen = papers.set_index(papers["paper_id"].astype(str)).loc[ids[:MOVERS_SHOWN]]
-    return [_paper_row(row, signals, uncertainty, None, top_count, moved)
-            for _, row in chosen.iterrows()]
+    return [_paper_row(row, signals, uncertain, {}, top_count, moved)
+            for row in chosen.to_dict("records")]
+
+
+def _by_paper(frame: pd.DataFrame | None) -> dict[str, dict[str, Any]]:
+    """A mart indexed by paper_id as {paper_id: its row as a dict}; empty without the mart."""
+    if frame is None or frame.empty:
+        return {}
+    return {str(paper_id): row for paper_id, row in frame.to_dict("index").items()}
 
 
 def _text(value: Any) -> str | None:
@@ -410,8 +421,8 @@ def _text(value: Any) -> str | None:
     return None if value is None or not str(value).strip() else str(value)
 
 
-def _paper_row(row: pd.Series, signals: list[str], uncertainty: pd.DataFrame | None,
-               rank_sets: pd.DataFrame | None, top_count: int,
+def _paper_row(row: dict[str, Any], signals: list[str], uncertain: dict[str, dict[str, Any]],
+               in_sets: dict[str, dict[str, Any]], top_count: int,
                moved: dict[str, Movement] | None = None) -> PaperRow:
     paper = PaperRow(
         rank=int(row["category_rank"]),
@@ -433,16 +444,16 @@ def _paper_row(row: pd.Series, signals: list[str], uncertainty: pd.DataFrame | N
         first_below_cut=int(row["category_rank"]) == top_count + 1,
         keywords=keywords_of(row.get("keywords")),
     )
-    if uncertainty is not None and paper.paper_id in uncertainty.index:
-        found = uncertainty.loc[paper.paper_id]
+    found = uncertain.get(paper.paper_id)
+    if found is not None:
         paper.rank_p05 = present(found["rank_p05"])
         paper.rank_p50 = present(found["rank_p50"])
         paper.rank_p95 = present(found["rank_p95"])
         paper.p_top_n = present(found["p_top_n"])
         paper.p_top_n_se = present(found["p_top_n_se"])
         paper.band = present(found["rank_band"])
-    if rank_sets is not None and paper.paper_id in rank_sets.index:
-        found = rank_sets.loc[paper.paper_id]
+    found = in_sets.get(paper.paper_id)
+    if found is not None:
         lower, upper = present(found["marginal_lower"]), present(found["marginal_upper"])
         paper.rank_set_lower = None if lower is None else int(lower)
         paper.rank_set_upper = None if upper is None else int(upper)

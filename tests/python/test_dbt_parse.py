@@ -75,6 +75,27 @@ def test_one_parse_serves_builds_with_other_settings(synthetic_built: Project, t
     assert papers == same > 0 and narrow < wide  # a lower coverage: smaller critical values
 
 
+def test_dbt_log_holds_each_statement_only_when_the_operator_asks(
+        synthetic_built: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pipeline writes dbt.log at info (`FILE_LOG_LEVEL`: debug's line per statement cost a
+    tenth of the ranking alone); DBT_LOG_LEVEL_FILE=debug, dbt's own variable, brings every
+    statement back."""
+    project = warehouse_copy(synthetic_built, tmp_path)
+    log = Path(project.env["DBT_LOG_PATH"]) / "dbt.log"
+    statements = []
+    monkeypatch.delenv("DBT_LOG_LEVEL_FILE", raising=False)
+    for level in (None, "debug"):
+        if level:
+            monkeypatch.setenv("DBT_LOG_LEVEL_FILE", level)
+        log.unlink(missing_ok=True)
+        with project.environment():
+            pipeline_dbt.Dbt(few_replicates(taxonomy="icml2026")).invoke("run", "--select", "int_weight_set")
+        text = log.read_text(encoding="utf-8")
+        assert "1 of 1 OK created sql view model intermediate.int_weight_set" in text, text[-2000:]
+        statements.append("On model.paperrank.int_weight_set:" in text)
+    assert statements == [False, True]
+
+
 def test_a_command_naming_no_target_reuses_the_pipelines_saved_parse(tmp_path: Path) -> None:
     """dbt keys its saved parse (target/partial_parse.msgpack) on the --target a command names,
     not on the target it uses: after `make rank` (which names `dev`), a command naming none
