@@ -8,7 +8,7 @@
     cell for a null).
 -#}
 -- noqa: disable=LT02
-{#- the loop's indents, rendered run and not run, disagree as in not_null_columns.sql -#}
+{#- the loop's indents, rendered run and not run, disagree as in keys_and_nulls.sql -#}
 {% test not_null_rows(model, columns) %}
 
 select *

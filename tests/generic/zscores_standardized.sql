@@ -6,7 +6,7 @@
     failing row names its z-score column and group.
 -#}
 -- noqa: disable=LT02
-{#- the loops' indents, rendered run and not run, disagree as in not_null_columns.sql -#}
+{#- the loops' indents, rendered run and not run, disagree as in keys_and_nulls.sql -#}
 {% test zscores_standardized(model, columns, group_by, tolerance=1e-9) %}
 
 with

@@ -95,27 +95,33 @@ def test_broken_warehouse_fails_naming_table_and_column(
     assert row_id in result.stdout  # the offending row is printed
 
 
-def test_a_null_fails_the_models_not_null_test_naming_each_column(
+def test_a_null_or_a_repeated_key_fails_the_models_keys_test_naming_each(
     clean: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A model's not-null columns are one dbt test (tests/generic/not_null_columns.sql, one
-    node instead of one a column): nulls in two of paper_rankings' columns fail it, and the
-    failure names each column with its count of null rows, not merely a number of results."""
+    """A model's required columns and keys are one dbt test (tests/generic/keys_and_nulls.sql,
+    one node instead of one a column and one a key): nulls in two of paper_rankings' columns
+    and a repeated (venue, category, category_rank) fail it, and the failure names each column
+    with its count of null rows and the key with how many of its values repeat and the first
+    of them, not merely a number of results."""
     from paperrank.pipeline.dbt import DbtFailed
 
     # marts.paper_rankings is a view of intermediate.int_papers_ranked
     broken = broken_copy(clean, tmp_path, "update intermediate.int_papers_ranked "
                          "set category_slug = null, local_top_overall = case when category_rank "
-                         "<= 2 then null else local_top_overall end where category_rank <= 3")
+                         "<= 2 then null else local_top_overall end, category_rank = case when "
+                         "category_rank = 2 then 1 else category_rank end where category_rank <= 3")
     categories = int(first(broken, "select count(distinct category) from marts.paper_rankings"))
+    repeated = first(broken, "select min(venue || ', ' || category || ', 1') from marts.paper_rankings")
     with pytest.raises(DbtFailed):
-        broken.dbt_in_process("test", "--select", "not_null_columns_paper_rankings",
+        broken.dbt_in_process("test", "--select", "keys_and_nulls_paper_rankings",
                               dbt_vars=f"{{taxonomy: {TAXONOMY}}}")
     printed = capsys.readouterr().out
-    assert "FAILED  dbt test not_null_columns_paper_rankings" in printed, printed
-    assert f"column_name='category_slug', null_rows={3 * categories}" in printed, printed
-    assert f"column_name='local_top_overall', null_rows={2 * categories}" in printed, printed
-    assert "column_name='paper_id'" not in printed
+    assert "FAILED  dbt test keys_and_nulls_paper_rankings" in printed, printed
+    assert f"rule='null', rule_columns='category_slug', offending={3 * categories}" in printed, printed
+    assert f"rule='null', rule_columns='local_top_overall', offending={2 * categories}" in printed, printed
+    assert (f"rule='duplicate', rule_columns='venue, category, category_rank', "
+            f"offending={categories}, example={repeated!r}") in printed, printed
+    assert "rule_columns='paper_id'" not in printed
 
 
 def test_small_category_warns_without_failing(clean: Project) -> None:
