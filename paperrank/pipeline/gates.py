@@ -1,17 +1,19 @@
 """The quality gates of `make rank`, in one worker process beside dbt.
 
 Importing great-expectations takes seconds, and dbt cannot open the working warehouse while
-another process reads it.  So this process reads the raw tables first (read-only, closed at
-once) and hands them to a worker process (spawned, not forked: DuckDB has threads running here
-by then) that imports great-expectations and checks them while dbt builds here; when the build
-is done the worker checks the marts (read-only, dbt has let go of the file).  Nothing is
-published unless both verdicts pass, in that order.  Each report goes to the pipeline's log, and
-to the screen when its gate fails.
+another process reads it.  So a worker process (spawned, not forked: DuckDB has threads running
+here by then) takes the raw layer's fingerprint and reads the raw tables (read-only, closed at
+once) while dbt starts here, says so (`released`: dbt opens the file only after that), and
+checks them while dbt builds; when the build is done it takes the fingerprint again and checks
+the marts (read-only, dbt has let go of the file) while this process composes the publication.
+Nothing is published unless the raw layer is unchanged and both verdicts pass, in that order.
+Each report goes to the pipeline's log, and to the screen when its gate fails; the GX Data Docs
+sites are written after each verdict is sent (the reports' own summary pages before it).
 
-The worker is started with no arguments and receives each request through its own pipe after it
-has started, from a thread of this process, so a worker that dies makes the send or the receive
-fail at once (one line, `GateFailed`) instead of leaving this process blocked writing megabytes
-of frames into a start-up pipe nobody reads.  One worker serves every run of this process
+The worker is started with no arguments and receives each request (a few names, never the
+tables: it reads them itself) through its own pipe after it has started, so a worker that dies
+makes the send or the receive fail at once (one line, `GateFailed`) instead of leaving this
+process blocked on a pipe nobody reads.  One worker serves every run of this process
 (`_WORKER`): a test session or a bench that runs many pipelines pays great-expectations' import
 once.  It ends with this process: when the pipe closes it stops.
 """
@@ -23,25 +25,29 @@ import contextlib
 import io
 import multiprocessing
 import os
+import pickle
 import sys
-import threading
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from paperrank.core.errors import CheckFailed
+from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.exiting import exit_now
 from paperrank.pipeline.settings import Settings
+from paperrank.publish import fingerprint
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class GateFailed(CheckFailed):
     """A quality gate failed (its report has been printed); nothing is published."""
 
 
-def _check(stage: str, chosen: Settings, frames: dict[str, pd.DataFrame] | None) -> tuple[int, str]:
+def _check(stage: str, chosen: Settings, frames: dict[str, pd.DataFrame] | None,
+           later: list[Callable[[], object]]) -> tuple[int, str]:
     from paperrank.quality import validate
 
     checks = validate.Checks(stage=stage, taxonomy=chosen.taxonomy, top_n=chosen.top_n,
@@ -50,14 +56,55 @@ def _check(stage: str, chosen: Settings, frames: dict[str, pd.DataFrame] | None)
     report = io.StringIO()
     try:
         with contextlib.redirect_stdout(report):
-            passed = validate.check(checks, frames)
+            passed = validate.check(checks, frames, later)
     except (OSError, ValueError) as error:
         return 2, f"{report.getvalue()}error: {error}\n"
     return (0 if passed else 1), report.getvalue()
 
 
+def _portable(error: BaseException) -> BaseException:
+    """`error` as the caller can receive it: the project's own errors as they are (their
+    message and exit code), anything else, or what cannot cross the pipe, as a PaperrankError."""
+    if isinstance(error, PaperrankError):
+        try:
+            pickle.loads(pickle.dumps(error))
+            return error
+        except Exception:  # noqa: BLE001 - whatever stops it crossing, its message still can
+            return PaperrankError(str(error))
+    return PaperrankError(f"the raw tables could not be read ({type(error).__name__}: {error})")
+
+
+def _answer(pipe: Connection, stage: str, chosen: Settings) -> None:
+    """One request: for `raw`, the fingerprint and the tables read (`released`, or `refused`
+    with the error), then the raw verdict; for `marts`, the fingerprint again with the marts'
+    verdict. The GX Data Docs sites are written after the verdict is sent."""
+    from paperrank.core.warehouse import db_path
+
+    later: list[Callable[[], object]] = []
+    if stage == "raw":
+        from paperrank.quality.frames import read_stage
+
+        try:
+            before = fingerprint.take(db_path())  # before the checks read the tables
+            frames = read_stage("raw", db_path(), chosen.taxonomy)
+        except Exception as error:  # noqa: BLE001 - sent to the caller, which raises it
+            pipe.send(("refused", _portable(error)))
+            return
+        pipe.send(("released", before))
+        pipe.send(("verdict", *_check("raw", chosen, frames, later)))
+    else:
+        try:
+            after: fingerprint.Fingerprint | BaseException = fingerprint.take(db_path())
+        except Exception as error:  # noqa: BLE001 - sent to the caller, which raises it
+            after = _portable(error)
+        pipe.send(("verdict", *_check(stage, chosen, None, later), after))
+    for write in later:
+        write()
+
+
 def _serve(pipe: Connection) -> None:
-    """The worker: answer (stage, settings, frames) requests until the pipe closes."""
+    """The worker: answer (stage, settings, environment, folder) requests until the pipe
+    closes."""
     main = sys.modules["__main__"]
     if getattr(main, "__spec__", None) is None and not hasattr(main, "__file__"):
         # spawned from `python -c`, this process's __main__ has no file; pyspark (installed with
@@ -68,7 +115,7 @@ def _serve(pipe: Connection) -> None:
     os.dup2(devnull, 2)  # library chatter; the reports travel through the pipe
     while True:
         try:
-            stage, chosen, frames, environment, folder = pipe.recv()
+            stage, chosen, environment, folder = pipe.recv()
         except (EOFError, OSError):
             # the caller is done with it: its own exit waits for this one (`_discard_worker`),
             # which a return made tear down great-expectations and pandas first (0.77 s)
@@ -79,7 +126,7 @@ def _serve(pipe: Connection) -> None:
         os.environ.clear()
         os.environ.update(environment)
         os.chdir(folder)
-        pipe.send(_check(stage, chosen, frames))
+        _answer(pipe, stage, chosen)
 
 
 class _Worker:
@@ -130,45 +177,74 @@ def _discard_worker() -> None:
 
 
 class Gates:
-    """Start with the raw tables read and sent to the worker; `raw()` gives their verdict,
-    `start_marts()` has the marts checked and `marts_verdict()` gives theirs (the pipeline
-    works between the two), `stop()` ends the run."""
+    """Start with the worker fingerprinting and reading the raw tables; `released()` waits
+    until it has let go of the working warehouse (before dbt opens it) and gives the raw
+    layer's fingerprint, `raw()` gives the raw verdict, `start_marts()` has the marts checked
+    and `marts_verdict()` gives theirs, the raw layer compared first (the pipeline works
+    between the two), `stop()` ends the run."""
 
     def __init__(self, chosen: Settings, log: Path) -> None:
-        from paperrank.core.warehouse import db_path
-        from paperrank.quality.frames import read_stage
-
         self.chosen, self.log = chosen, log
         self.worker = _worker()
-        self.waiting = 0  # requests sent and not yet answered
+        self.waiting = 2  # answers owed: the raw tables' release, then their verdict
         self.send_error: BaseException | None = None
-        frames = read_stage("raw", db_path(), chosen.taxonomy)
-        # a thread sends the frames, so dbt starts at once; a dead worker fails the send
-        self.sender = threading.Thread(target=self._send, args=(("raw", chosen, frames),),
-                                       name="paperrank-gates-send", daemon=True)
-        self.waiting += 1
-        self.sender.start()
+        self.before: fingerprint.Fingerprint | None = None
+        self.refused: BaseException | None = None
+        self._released = False
+        self._send(("raw", chosen))
 
-    def _send(self, request: tuple[str, Settings, Any]) -> None:
+    def _send(self, request: tuple[str, Settings]) -> None:
         try:
             self.worker.pipe.send((*request, dict(os.environ), os.getcwd()))
         except (OSError, ValueError) as error:  # BrokenPipeError, a closed pipe
             self.send_error = error
 
+    def released(self) -> fingerprint.Fingerprint:
+        """The raw layer's fingerprint, taken before the raw tables were read, once the worker
+        has read them and let go of the working warehouse; raises what stopped the read (a
+        GateFailed when the worker is gone)."""
+        if not self._released:
+            self._released = True
+            answer = self._receive()
+            if answer[0] == "released":
+                self.before = answer[1]
+            elif answer[0] == "refused":
+                self.waiting -= 1  # no verdict follows
+                self.refused = answer[1]
+            else:
+                self.refused = GateFailed(f"the quality gate process ended before it read the raw "
+                                          f"tables (exit code {answer[1]}); nothing was built")
+        if self.refused is not None:
+            raise self.refused
+        assert self.before is not None
+        return self.before
+
     def raw(self) -> None:
-        self.sender.join()
-        self._verdict("raw")
+        self.released()
+        self._verdict("raw", self._receive())
 
     def start_marts(self) -> None:
-        """Have the worker check the marts (dbt has let go of the working warehouse)."""
+        """Have the worker fingerprint the raw layer again and check the marts (dbt has let go
+        of the working warehouse)."""
         self.waiting += 1
-        self._send(("marts", self.chosen, None))
+        self._send(("marts", self.chosen))
 
-    def marts_verdict(self) -> None:
-        self._verdict("marts")
+    def marts_verdict(self, raw_before: fingerprint.Fingerprint | None = None) -> None:
+        """Raise when the raw layer changed since `raw_before` (PaperrankError), then when the
+        marts' checks failed (GateFailed)."""
+        answer = self._receive()
+        if answer[0] == "verdict" and raw_before is not None:
+            after = answer[3]
+            if isinstance(after, BaseException):
+                raise after
+            fingerprint.require_same(raw_before, after)
+        self._verdict("marts", answer)
 
-    def _verdict(self, stage: str) -> None:
-        code, report = self._receive()
+    def _verdict(self, stage: str, answer: tuple[Any, ...]) -> None:
+        if answer[0] == "verdict":
+            code, report = answer[1], answer[2]
+        else:
+            code, report = 1, f"the quality gate process ended without a verdict (exit code {answer[1]})\n"
         with self.log.open("a", encoding="utf-8") as handle:
             handle.write(report)
         if code != 0:
@@ -176,10 +252,11 @@ class Gates:
             raise GateFailed(f"the {stage} quality checks failed (report above and in {self.log}); "
                              "nothing was published")
 
-    def _receive(self) -> tuple[int, str]:
+    def _receive(self) -> tuple[Any, ...]:
+        """The worker's next answer, or ("ended", exit code) when it is gone."""
         if self.send_error is None:
             try:
-                answer: tuple[int, str] = self.worker.pipe.recv()
+                answer: tuple[Any, ...] = self.worker.pipe.recv()
                 self.waiting -= 1
                 return answer
             except (EOFError, OSError):
@@ -188,11 +265,10 @@ class Gates:
         code = self.worker.process.exitcode
         _discard_worker()
         self.waiting = 0
-        return 1, f"the quality gate process ended without a verdict (exit code {code})\n"
+        return ("ended", code)
 
     def stop(self) -> None:
         """End this run: a worker still owing an answer (a run cut short) is stopped, so its
         answer never reaches the next run; an idle worker stays for the next run."""
-        self.sender.join()
         if self.waiting:
             _discard_worker()

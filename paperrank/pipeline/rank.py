@@ -15,6 +15,7 @@ and its page to output/report/<venue>/ unless --export-dir / --report-dir say ot
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +34,7 @@ from paperrank.pipeline.settings import Settings
 from paperrank.pipeline.summary import category_summary
 from paperrank.publish import export_files, fingerprint, outputs, publish, report_files, versions
 from paperrank.publish.locks import check_writable
+from paperrank.report import quota as pick_quota
 
 DEFAULT_EXPORT_DIR = config.DEFAULT_EXPORT_DIR
 DEFAULT_REPORT_DIR = config.DEFAULT_REPORT_DIR
@@ -53,16 +55,14 @@ def default_log() -> Path:
                    f"with {DEFAULT_REPORT_DIR}/index.html listing every venue's page)")
 @click.option("--pick-quota", "quota", default=None,
               help="papers each expert is asked to pick per category on the report's pages "
-                   "(1 to 1000; default 5)")
+                   f"(1 to {pick_quota.MAX_QUOTA}; default {pick_quota.PICK_QUOTA})")
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
 @click.option("--log", type=click.Path(path_type=Path), default=default_log,
               help="file the quality reports are appended to "
                    "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
 def command(chosen: Settings, export_dir: Path | None, report_dir: Path | None, quota: str | None,
             bom: bool, log: Path) -> None:
-    from paperrank.report.cli import parse_quota  # checked before anything runs
-
-    options = {"quota": parse_quota(quota)} if quota else {}
+    options = {"quota": pick_quota.parse_quota(quota)} if quota else {}  # before anything runs
     rank(chosen, export_dir, bom, log, report_dir, **options)
     print(category_summary(publish.published_path(), settings.ranked_venue(chosen, db_path())), flush=True)
 
@@ -90,26 +90,50 @@ def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
     log.parent.mkdir(parents=True, exist_ok=True)
     # -- extra `related`: related papers, sub-themes, label audit (the derived schema, not raw) --
     refresh_related(chosen, working)
-    raw_before = fingerprint.take(working)
-    gates = Gates(chosen, log)  # raw tables read now; checked beside dbt
+    # the gates' worker fingerprints and reads the raw tables while dbt starts, checks them
+    # beside the build
+    gates = Gates(chosen, log)
     try:
         dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine))
         steps = Steps(6)
         try:
             try:
-                extras = steps.run("dbt build", lambda: build(dbt, chosen.engine, chosen.extras))
+                extras = steps.run("dbt build",
+                                   lambda: build(dbt, chosen.engine, chosen.extras, gates.released))
             finally:
-                steps.run("raw checks", gates.raw)  # a raw failure explains a failed build first
+                if gates.refused is None:  # else the build step said why nothing ran
+                    steps.run("raw checks", gates.raw)  # a raw failure explains a failed build first
         except DbtFailed:
             # a loader that wrote during the build explains its failed tests (the related
             # marts' check sees a paper it never computed): say that, in one line
-            fingerprint.require_unchanged(raw_before, working)
+            fingerprint.require_unchanged(gates.released(), working)
             raise
-        build_id = audit_and_publish(chosen, log, steps, gates, extras, raw_before)
+        warming = warm_report()
+        build_id = audit_and_publish(chosen, log, steps, gates, extras, gates.released())
     finally:
         gates.stop()
+    warming.join()
     deliver(steps, exports, reports, venue, bom, report_dir is None, **report_options)
     return build_id
+
+
+def warm_report() -> threading.Thread:
+    """Import the report's modules (pandas among them) and compile its templates in a thread,
+    while this process composes the publication (DuckDB, which lets go of the interpreter) and
+    waits for the marts' verdict: 0.3-0.4 s the report step no longer pays. The caller joins it
+    before the report is drawn."""
+
+    def run() -> None:
+        try:
+            from paperrank.report import cli, render  # noqa: F401 - imported for the report step
+
+            render.warm()
+        except Exception:  # noqa: BLE001, S110 - the report step meets it again and says it there
+            pass
+
+    warming = threading.Thread(target=run, name="paperrank-report-warm", daemon=True)
+    warming.start()
+    return warming
 
 
 def deliver(steps: Steps, exports: Path, reports: Path, venue: str, bom: bool, index: bool,
@@ -205,19 +229,17 @@ def audit_and_publish(chosen: Settings, log: Path, steps: Steps, gates: Gates,
     steps had when they ran one after the other: a changed raw layer first, then the marts'
     verdict, then a build that cannot be published."""
     working = db_path()
-    gates.start_marts()
-    if raw_before is not None:
-        fingerprint.require_unchanged(raw_before, working)
+    gates.start_marts()  # the worker fingerprints the raw layer again, then checks the marts
 
     def audited() -> publish.Staged:
         try:
             staged = publish.stage(working, publish.published_path(), engine=chosen.engine,
                                    extras=extras)
         except PaperrankError:
-            gates.marts_verdict()  # a failed audit explains the build first
+            gates.marts_verdict(raw_before)  # a changed raw layer, a failed audit explain it first
             raise
         try:
-            gates.marts_verdict()
+            gates.marts_verdict(raw_before)
         except BaseException:
             publish.discard(staged)
             raise
@@ -242,10 +264,16 @@ def announce(build_id: str, version: Path) -> str:
     return build_id
 
 
-def build(dbt: Dbt, engine: str, extras: tuple[str, ...]) -> tuple[str, ...]:
+def build(dbt: Dbt, engine: str, extras: tuple[str, ...],
+          released: Callable[[], object] | None = None) -> tuple[str, ...]:
     """dbt build of the ranking and `extras` on `engine` (paperrank.core.parts selects their
     models and the tests that read only those); on Spark the DuckDB raw layer is copied into
-    Spark first.  Returns the extras built."""
+    Spark first.  dbt starts, then `released` is waited for (the gates' worker reading the raw
+    tables: dbt must not open the working warehouse before it let go).  Returns the extras
+    built."""
+    dbt.manifest  # noqa: B018 - dbt's start (import, saved parse), beside the worker's reads
+    if released is not None:
+        released()
     if engine == "spark":
         from paperrank.engines.spark import warehouse_dir
         from paperrank.engines.spark_raw import sync

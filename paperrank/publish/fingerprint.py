@@ -35,7 +35,11 @@ def take(db: Path) -> Fingerprint:
 
 def require_unchanged(before: Fingerprint, db: Path) -> None:
     """Raise (nothing is published) when the raw layer changed since `before` was taken."""
-    after = take(db)
+    require_same(before, take(db))
+
+
+def require_same(before: Fingerprint, after: Fingerprint) -> None:
+    """Raise (nothing is published) when `after`, taken later, differs from `before`."""
     changed = sorted(t for t in before.keys() | after.keys() if before.get(t) != after.get(t))
     if changed:
         detail = ", ".join(f"raw.{t} ({before.get(t, (0,))[0]} -> {after.get(t, (0,))[0]} rows)"

@@ -8,6 +8,7 @@ when every check passes (warnings included), 1 when one fails, 2 when the run ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,11 +65,14 @@ def command(stage: str, taxonomy: str | None, top_n: int, profile: str | None, e
         raise QualityChecksFailed(f"the {stage} quality checks failed (report above)")
 
 
-def check(checks: Checks, frames: dict[str, pd.DataFrame] | None = None) -> bool:
+def check(checks: Checks, frames: dict[str, pd.DataFrame] | None = None,
+          later: list[Callable[[], object]] | None = None) -> bool:
     """Check the stage(s), print each report; True when every check passed (warnings allowed).
 
     `frames` are the stage's tables when the caller has read them already (the pipeline reads
-    the raw tables before dbt takes the file, checks them beside it)."""
+    the raw tables before dbt takes the file, checks them beside it). With `later`, the GX Data
+    Docs sites are written by the calls it is given (`engine.run_suites`), after the verdict;
+    the reports' own summary pages are written before it."""
     db = db_path()
     ranked = ranked_categories(checks.taxonomy) if checks.taxonomy else None
     failed = False
@@ -76,7 +80,7 @@ def check(checks: Checks, frames: dict[str, pd.DataFrame] | None = None) -> bool
         suites = build_suites(stage, db, checks, ranked, frames)
         # one Data Docs site per stage: each run's index lists only that run's results
         docs = checks.docs_dir / stage
-        outcomes = run_suites(suites, docs)
+        outcomes = run_suites(suites, docs, later)
         notes = [note for suite in suites for note in suite.warnings]
         source = db if stage == "raw" else marts_location(checks.engine, db)
         summary = write_summary(docs / "summary.html", stage, source, outcomes, notes)

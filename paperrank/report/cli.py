@@ -14,6 +14,7 @@ import click
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError
 from paperrank.report import marts, render
+from paperrank.report.quota import MAX_QUOTA, PICK_QUOTA, check_quota, parse_quota
 
 DEFAULT_DB = config.DEFAULT_PUBLISHED
 
@@ -32,9 +33,9 @@ def default_db() -> Path:
                    f"{config.DEFAULT_REPORT_DIR}, and its index.html)")
 @click.option("--below", type=int, default=render.BELOW_CUT,
               help=f"papers shown below each shortlist's cut (default: {render.BELOW_CUT})")
-@click.option("--pick-quota", "quota", default=str(render.PICK_QUOTA),
+@click.option("--pick-quota", "quota", default=str(PICK_QUOTA),
               help=f"papers each expert is asked to pick per category, shown as a counter "
-                   f"(1 to {render.MAX_QUOTA}; default: {render.PICK_QUOTA})")
+                   f"(1 to {MAX_QUOTA}; default: {PICK_QUOTA})")
 def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below: int, quota: str) -> None:
     if below < 0:
         raise PaperrankError(f"--below must be 0 or more, not {below}")
@@ -62,19 +63,9 @@ def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below
     print(f"index of every venue's page: {report_files.write_index(outputs.report_root())}")
 
 
-def parse_quota(text: str) -> int:
-    """--pick-quota as a whole number from 1 to MAX_QUOTA; anything else is one clear line
-    (PaperrankError, exit 2) naming what is allowed."""
-    text = str(text).strip()
-    if not text.isdigit() or not 1 <= int(text) <= render.MAX_QUOTA:
-        raise PaperrankError(f"--pick-quota (PICK_QUOTA): must be a whole number from 1 to "
-                             f"{render.MAX_QUOTA} (papers per category), got {text!r}")
-    return int(text)
-
-
 def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,
                   below: int = render.BELOW_CUT,
-                  quota: int = render.PICK_QUOTA) -> list[tuple[str, Path]]:
+                  quota: int = PICK_QUOTA) -> list[tuple[str, Path]]:
     """Render one page per venue (default: every ranked venue) of `db`'s marts; return
     (venue, page) pairs. `publish_report` calls this into the folder it stages (the page
     benchmark into a scratch folder)."""
@@ -87,5 +78,5 @@ def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,
         loaded = [marts.load_venue(con, venue) for venue in chosen]
     finally:
         con.close()
-    render.check_quota(quota)
+    check_quota(quota)
     return [(data.venue, render.write(data, out_dir, below, quota).resolve()) for data in loaded]

@@ -3,7 +3,8 @@ serves every run of a process.
 
 Before, the raw frames travelled in the worker's start-up pipe: when the worker died before
 reading them (spawned from a pytest-xdist worker), the pipeline sat in write() forever. Now the
-worker starts with no arguments and gets each request through its own pipe.
+worker starts with no arguments, gets each request (a few names) through its own pipe and reads
+the tables itself while dbt starts.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import textwrap
 import threading
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from project import Project, execute, warehouse_copy
 
+from paperrank.core.errors import PaperrankError
 from paperrank.pipeline import gates
 from paperrank.pipeline.gates import GateFailed, Gates
 from paperrank.pipeline.settings import Settings
@@ -51,16 +52,14 @@ def test_one_worker_checks_every_run_of_a_process(synthetic_loaded: Project, tmp
 
 def test_a_dead_worker_fails_the_gate_instead_of_hanging(synthetic_loaded: Project, tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """The worker killed before it reads frames larger than a pipe holds (the real raw layer's
-    are megabytes): the verdict is a failed gate within seconds, not a hang, and the next run
-    starts a new worker."""
+    """The worker killed before it reads the raw tables: waiting for them (dbt must not open the
+    warehouse before) and for the verdict is a failed gate within seconds, not a hang, and the
+    next run starts a new worker."""
     gates._discard_worker()
     worker = gates._worker()
     os.kill(worker.process.pid, signal.SIGKILL)
     worker.process.join()
-    big = {"papers": pd.DataFrame({"text": ["x" * 1000] * 8000})}  # 8 MB
     monkeypatch.setattr(gates, "_worker", lambda: worker)
-    monkeypatch.setattr("paperrank.quality.frames.read_stage", lambda *args: big)
     checked = start(synthetic_loaded, tmp_path / "pipeline.log")
     monkeypatch.undo()
     verdict: list[BaseException] = []
@@ -77,10 +76,34 @@ def test_a_dead_worker_fails_the_gate_instead_of_hanging(synthetic_loaded: Proje
     assert not waiting.is_alive(), "the pipeline hung on a dead gate worker"
     checked.stop()
     assert len(verdict) == 1 and isinstance(verdict[0], GateFailed), verdict
+    assert "ended before it read the raw tables" in str(verdict[0])
     again = start(synthetic_loaded, tmp_path / "pipeline.log")
     try:
         again.raw()
         assert again.worker.process.pid != checked.worker.process.pid
+    finally:
+        again.stop()
+
+
+def test_a_raw_layer_the_worker_cannot_read_is_refused_before_dbt_starts(
+        synthetic_loaded: Project, tmp_path: Path) -> None:
+    """The worker reads the raw tables itself: what stops the read (here the working warehouse
+    is gone) reaches the pipeline as one PaperrankError when it waits for the release, before
+    dbt would open the file; no verdict is owed after it, so the worker serves the next run."""
+    project = warehouse_copy(synthetic_loaded, tmp_path)
+    project.db.unlink()
+    refused = start(project, tmp_path / "pipeline.log")
+    with pytest.raises(PaperrankError, match="could not be read|does not exist") as raised:
+        refused.released()
+    assert str(project.db) in str(raised.value) or project.db.name in str(raised.value)
+    with pytest.raises(PaperrankError):
+        refused.raw()  # the same refusal, never a wait for a verdict
+    assert refused.waiting == 0
+    refused.stop()
+    again = start(synthetic_loaded, tmp_path / "pipeline.log")
+    try:
+        again.raw()
+        assert again.worker.process.pid == refused.worker.process.pid
     finally:
         again.stop()
 
@@ -150,3 +173,23 @@ def test_the_worker_ends_at_once_and_cleanly(synthetic_loaded: Project, tmp_path
     assert ended.returncode == 0, ended.stderr[-3000:]
     assert ended.stdout.strip() == "0"
     assert "leaked" not in ended.stderr, ended.stderr[-3000:]
+
+
+def test_dbt_opens_the_warehouse_only_once_the_worker_let_go_of_it() -> None:
+    """`rank.build` starts dbt (its import and saved parse) beside the worker's reads, and opens
+    the working warehouse (the build) only once the worker has released it: DuckDB lets no
+    writer in while another process reads the file."""
+    from paperrank.pipeline import rank
+
+    order: list[str] = []
+
+    class StartedDbt:
+        @property
+        def manifest(self) -> None:
+            order.append("dbt started")
+
+        def invoke(self, *command: str) -> None:
+            order.append(f"dbt {command[0]}")
+
+    rank.build(StartedDbt(), "duckdb", (), lambda: order.append("released"))  # type: ignore[arg-type]
+    assert order == ["dbt started", "released", "dbt build"]

@@ -190,8 +190,14 @@ def test_rollback_brings_back_the_report_of_the_build_it_restores(degenerate: Pr
     assert page_hash(report) == first
 
 
+@pytest.mark.parametrize("extras", ["all", "none"])
 def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(
-        degenerate: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        degenerate: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extras: str) -> None:
+    """A loader commits once the gates' worker has read the raw tables, before dbt opens the
+    file: with every extra the build's related-papers check fails on the paper it never
+    computed, and the failure says the raw layer changed; with none the build passes and the
+    audit's second fingerprint (taken by the worker beside the publication's composing) says
+    it. Nothing is published either way."""
     from paperrank.cli import run
     from paperrank.pipeline import gates
 
@@ -199,16 +205,23 @@ def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(
     before = versions.current(project.published)
     extra = tmp_path / "extra.json"
     write_json(extra, [paper("late-1")])
-    original = gates.Gates.__init__
+    original = gates.Gates.released
+    committed: list[bool] = []
 
-    def read_then_a_loader_commits(self: gates.Gates, *args: object) -> None:
-        original(self, *args)  # the raw checks have read the tables
-        assert run(["ingest", "file", str(extra), "--venue", "SYNTH 2026", "--profile", "iclr2026"]) == 0
+    def read_then_a_loader_commits(self: gates.Gates) -> object:
+        taken = original(self)  # the gates' worker has read the tables and let go of the file
+        if not committed:  # once, before dbt opens the file
+            committed.append(True)
+            assert run(["ingest", "file", str(extra), "--venue", "SYNTH 2026", "--profile", "iclr2026"]) == 0
+        return taken
 
-    monkeypatch.setattr(pipeline.Gates, "__init__", read_then_a_loader_commits)
-    result = rank(project, "--top-n", "5", "--log", str(tmp_path / "log.txt"), check=False)
+    monkeypatch.setattr(pipeline.Gates, "released", read_then_a_loader_commits)
+    result = rank(project, "--top-n", "5", "--extras", extras, "--log", str(tmp_path / "log.txt"),
+                  check=False)
     line = result.stderr.strip().splitlines()[-1]
     assert result.returncode == 2, result.stdout[-2000:] + result.stderr[-2000:]
+    # with none, the build passed and the audit's step said it; with every extra, the build's
+    assert ("[3/6] mart checks ... FAILED" in result.stdout) == (extras == "none"), result.stdout
     assert "the raw layer changed during the build: raw.loads" in line and "raw.papers (2 -> 3 rows)" in line
     assert versions.current(project.published) == before  # nothing published
 
