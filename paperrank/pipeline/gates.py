@@ -190,7 +190,6 @@ class Gates:
         self.send_error: BaseException | None = None
         self.before: fingerprint.Fingerprint | None = None
         self.refused: BaseException | None = None
-        self._released = False
         self._send(("raw", chosen))
 
     def _send(self, request: tuple[str, Settings]) -> None:
@@ -203,8 +202,7 @@ class Gates:
         """The raw layer's fingerprint, taken before the raw tables were read, once the worker
         has read them and let go of the working warehouse; raises what stopped the read (a
         GateFailed when the worker is gone)."""
-        if not self._released:
-            self._released = True
+        if self.before is None and self.refused is None:  # the worker's first answer, once
             answer = self._receive()
             if answer[0] == "released":
                 self.before = answer[1]
@@ -234,15 +232,15 @@ class Gates:
         marts' checks failed (GateFailed)."""
         answer = self._receive()
         if answer[0] == "verdict" and raw_before is not None:
-            after = answer[3]
+            _, _, _, after = answer  # ("verdict", code, report, the raw layer's fingerprint)
             if isinstance(after, BaseException):
                 raise after
             fingerprint.require_same(raw_before, after)
         self._verdict("marts", answer)
 
     def _verdict(self, stage: str, answer: tuple[Any, ...]) -> None:
-        if answer[0] == "verdict":
-            code, report = answer[1], answer[2]
+        if answer[0] == "verdict":  # ("verdict", code, report[, the marts' fingerprint])
+            code, report = answer[1:3]
         else:
             code, report = 1, f"the quality gate process ended without a verdict (exit code {answer[1]})\n"
         with self.log.open("a", encoding="utf-8") as handle:
