@@ -93,6 +93,22 @@ def test_every_model_belongs_to_one_part(manifest: Any) -> None:
     assert parts.RANKING in found and found <= set(parts.PARTS)
 
 
+# models/<layer>/<folder>/: the part each folder holds, so that the article's method reads as its
+# own path (docs/dbt_project.md, "Models") and an extra's model never hides among the ranking's
+FOLDER_PARTS = {"raw": "ranking", "ranking": "ranking", "diagnostics": "ranking", "build": "ranking",
+                "rank_uncertainty": "uncertainty", "rank_confidence_sets": "rank_sets",
+                "outcomes": "outcomes", "picks": "picks", "related": "related", "derived": "related"}
+
+
+def test_each_model_sits_in_the_folder_of_its_part(manifest: Any) -> None:
+    misplaced = []
+    for node in models(manifest).values():
+        folders = node.original_file_path.split("/")[2:-1]  # below models/<layer>/
+        if not folders or FOLDER_PARTS.get(folders[0]) != part_of(node):
+            misplaced.append(f"{node.original_file_path} ({part_of(node)})")
+    assert misplaced == []
+
+
 def test_no_extra_needs_another_extras_mart(manifest: Any) -> None:
     """A build of one extra builds its models and their ancestors: those may be the ranking or
     the intermediate models of another extra (the rank sets read the closed-form composite

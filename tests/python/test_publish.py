@@ -402,7 +402,7 @@ def test_kill_9_during_dbt_build_leaves_the_previous_build(small_built: Project,
     # `paperrank rank` as a process of its own: a kill -9 of the process is what is tested
     rank = [sys.executable, "-m", "paperrank", *rank_options(project, 7, B_EXTRAS)]
     killed, output = run_and_kill(project, lambda: Command(project, rank), KillPoint(
-        "[1/6] dbt build", 0.2, appears="target/run/paperrank/models/marts/paper_rankings.sql"))
+        "[1/6] dbt build", 0.2, appears="target/run/paperrank/models/marts/ranking/paper_rankings.sql"))
     assert killed and "[2/6]" not in output, output[-2000:]
     assert state(project) == state(small_built)
     project.cli(*rank_options(project, 7, B_EXTRAS))
