@@ -96,6 +96,9 @@ help: ## the targets and the settings with their current values
 	@echo "every command: .venv/bin/paperrank --help (docs/cli.md)"
 
 setup: $(VENV)/.installed ## create or update .venv with the project and its dev tools
+# `paperrank rank-sets`' SQL, rendered from macros/ into the gitignored .cache/rank-sets/<hash>/
+# unless a folder of the macros' hash is there (a check of milliseconds; the command checks too)
+	@$(PY) -m paperrank.ranksets.cache
 
 # uv installs what pip would (the same packages and versions: `pip freeze` differs by uv alone),
 # downloading in parallel and compiling the bytecode on both cores: a fresh machine's set-up with
@@ -248,8 +251,8 @@ test-times: ## docs/tests.md's table of module times, from the last make test
 	@test -f "$(TEST_TIMES)" || { echo "error: no $(TEST_TIMES): run make test first" >&2; exit 2; }
 	$(PY) -m bench.suite_times $(TEST_TIMES) --update docs/tests.md
 
-rank-sets-sql: setup ## render paperrank rank-sets' SQL from macros/rank_sets/ again (after changing a rank-set macro)
-	$(PY) -m paperrank.ranksets.render
+rank-sets-sql: setup ## render paperrank rank-sets' SQL from macros/ now, unless it is cached (the command renders it on first use too)
+	$(PY) -m paperrank.ranksets.cache
 
 docs: setup ## dbt docs as one static page: target/static_index.html opens from file://
 	$(PAPERRANK) dbt $(SETTINGS) -- docs generate --static

@@ -31,7 +31,8 @@ MODELS = ("int_outcome_papers", "int_eb_priors_fitted", "int_eb_paper_posteriors
           "int_eb_posteriors", "int_eb_posterior_draws", "paper_posterior_rankings",
           "empirical_bayes_priors", "int_validity_scores", "int_validity_groups",
           "int_validity_group_papers", "int_validity_samples", "int_validity_bootstrap_metrics",
-          "int_validity_reliability", "ranking_validity")
+          "int_validity_reliability", "int_validity_group_scores", "int_validity_sample_auc",
+          "int_validity_sample_spearman", "int_validity_sample_metrics", "ranking_validity")
 
 
 def build_upstream(db: Path, work: Path, dbt_vars: str) -> None:

@@ -8,7 +8,7 @@
       (smaller categories take the venue's);
     - eb_draws (200): posterior draws per paper for expected rank and P(top-N);
     - validity_replicates (200): bootstrap replicates of ranking_validity's intervals;
-    - outcomes_seed (2026): the seed of both streams (macros/splitmix64.sql);
+    - outcomes_seed (2026): the seed of both streams (macros/random/splitmix64.sql);
     - outcomes_method (auto): `resample` (the posterior draws and the validity bootstrap),
       `closed_form` (the posterior's normal closed form, DeLong and Fisher-z intervals), or
       `auto`: each family resamples while its rows fit outcomes_row_budget

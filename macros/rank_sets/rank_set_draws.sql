@@ -6,7 +6,7 @@
 
     `estimates` is a relation or CTE with group_key, item_number and item_key (text). The
     numbers are a documented function of (seed, item_key, b), as the bootstrap's are
-    (macros/splitmix64.sql), so the numpy implementation in the tests draws the same ones:
+    (macros/random/splitmix64.sql), so the numpy implementation in the tests draws the same ones:
 
         state  = key('rank-sets/' || item_key) xor mix64(seed)
         bits_h = mix64(state + (2 b - 2 + h) * 0x9e3779b97f4a7c15)       h = 1, 2

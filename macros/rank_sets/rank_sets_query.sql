@@ -1,7 +1,7 @@
 {#-
     The exact rank-set computation over one table of estimates, as one query: what
-    `paperrank rank-sets FILE` runs (paperrank/ranksets/; rendered once into
-    paperrank/ranksets/compiled/ by `make rank-sets-sql`) when its draws fit the row budget,
+    `paperrank rank-sets FILE` runs (paperrank/ranksets/; rendered by dbt into the gitignored
+    .cache/rank-sets/, paperrank/ranksets/cache.py) when its draws fit the row budget,
     with the same macros as the models. `relation` has the columns item_key (text id),
     item_number (1..n), estimate and se, one group; `options` holds coverage, draws, seed and
     optionally tau (checked by rank_sets_settings). The columns are those of the command's CSV.

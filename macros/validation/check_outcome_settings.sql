@@ -1,4 +1,4 @@
-{#- On-run-start: the outcome models' vars (macros/outcome_settings.sql) are whole numbers in
+{#- On-run-start: the outcome models' vars (macros/outcomes/outcome_settings.sql) are whole numbers in
     range, since they are pasted into SQL; a typo fails naming the var and what is allowed. -#}
 {% macro check_outcome_settings() %}
     {%- if not execute -%}

@@ -2,7 +2,7 @@
 
 Every dbt var that changes the ranking is an option here and a make variable (TAXONOMY, TOP_N,
 WEIGHT_SET, VENUE, LABEL_MODEL), and so is the choice of extras built beside it (EXTRAS,
-paperrank.core.parts); the command receives them as one `Settings`.
+paperrank.core.build_parts); the command receives them as one `Settings`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from paperrank.core import config, parts
+from paperrank.core import build_parts, config
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import project_vars
 from paperrank.pipeline.settings import CHOICES, NUMBERS, Settings, check_values
@@ -26,7 +26,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def extras_option(text: str) -> tuple[str, ...]:
     """--extras as the extras it names; an unknown name is one line naming the allowed ones."""
     try:
-        return parts.parse(text)
+        return build_parts.parse(text)
     except ValueError as error:
         raise PaperrankError(f"--extras: {error}") from None
 
@@ -52,10 +52,10 @@ SETTINGS_OPTIONS = (
                  help="review-form profile of the raw checks (default: found per venue)"),
     click.option("--engine", type=click.Choice(ENGINES), default=config.DEFAULT_ENGINE,
                  help=f"engine dbt builds on (default {config.DEFAULT_ENGINE}; spark: docs/spark.md)"),
-    click.option("--extras", default=parts.DEFAULT,
-                 help=f"what to build, audit and publish besides the ranking: {parts.ALL}, "
-                      f"{parts.NONE} (the article's method alone), or a comma list of "
-                      f"{', '.join(parts.EXTRAS)} (default {parts.DEFAULT}; docs/dbt_project.md)"),
+    click.option("--extras", default=build_parts.DEFAULT,
+                 help=f"what to build, audit and publish besides the ranking: {build_parts.ALL}, "
+                      f"{build_parts.NONE} (the article's method alone), or a comma list of "
+                      f"{', '.join(build_parts.EXTRAS)} (default {build_parts.DEFAULT}; docs/dbt_project.md)"),
 )
 
 

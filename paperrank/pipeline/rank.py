@@ -23,7 +23,7 @@ from pathlib import Path
 import click
 
 from paperrank.cli.options import settings_options
-from paperrank.core import config, parts
+from paperrank.core import build_parts, config
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import db_path, open_duckdb
 from paperrank.engines import dbt_target
@@ -266,7 +266,7 @@ def announce(build_id: str, version: Path) -> str:
 
 def build(dbt: Dbt, engine: str, extras: tuple[str, ...],
           released: Callable[[], object] | None = None) -> tuple[str, ...]:
-    """dbt build of the ranking and `extras` on `engine` (paperrank.core.parts selects their
+    """dbt build of the ranking and `extras` on `engine` (paperrank.core.build_parts selects their
     models and the tests that read only those); on Spark the DuckDB raw layer is copied into
     Spark first.  dbt starts, then `released` is waited for (the gates' worker reading the raw
     tables: dbt must not open the working warehouse before it let go).  Returns the extras
@@ -280,7 +280,7 @@ def build(dbt: Dbt, engine: str, extras: tuple[str, ...],
 
         sync(db_path(), warehouse_dir())
     # `make test` runs the unit tests
-    dbt.invoke("build", "--exclude-resource-type", "unit_test", *parts.build_selection(extras))
+    dbt.invoke("build", "--exclude-resource-type", "unit_test", *build_parts.build_selection(extras))
     return extras
 
 

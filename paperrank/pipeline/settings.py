@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paperrank.core import config, parts
+from paperrank.core import build_parts, config
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import project_vars, read_seed
 
@@ -104,9 +104,9 @@ class Settings:
     label_model: str | None = None
     profile: str | None = None  # review-form profile of the raw checks (not a dbt var)
     engine: str = config.DEFAULT_ENGINE  # the engine dbt builds on (engines.ENGINES; not a dbt var)
-    # the extras built, audited and published besides the ranking (paperrank.core.parts; not a
+    # the extras built, audited and published besides the ranking (paperrank.core.build_parts; not a
     # dbt var: they choose which models dbt selects)
-    extras: tuple[str, ...] = parts.EXTRAS
+    extras: tuple[str, ...] = build_parts.EXTRAS
     # the other dbt vars given explicitly (rank uncertainty, weight sensitivity); the rest
     # keep dbt_project.yml's defaults
     extra: tuple[tuple[str, Any], ...] = field(default=())
@@ -172,8 +172,8 @@ def check_values(chosen: Settings) -> None:
     if chosen.engine not in ENGINES:
         problems.append(f"engine must be one of {', '.join(ENGINES)}")
     if not isinstance(chosen.extras, tuple) or \
-            chosen.extras != tuple(e for e in parts.EXTRAS if e in chosen.extras):
-        problems.append(f"extras must be some of {', '.join(parts.EXTRAS)} in that order, "
+            chosen.extras != tuple(e for e in build_parts.EXTRAS if e in chosen.extras):
+        problems.append(f"extras must be some of {', '.join(build_parts.EXTRAS)} in that order, "
                         f"got {_shown(chosen.extras)}")
     bands = dict(chosen.extra)
     secure, outside = bands.get("rank_band_secure", 0.9), bands.get("rank_band_outside", 0.1)

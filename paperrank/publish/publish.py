@@ -32,7 +32,7 @@ from pathlib import Path
 
 import duckdb
 
-from paperrank.core import config, parts
+from paperrank.core import build_parts, config
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import ROOT
 from paperrank.core.warehouse import one_row
@@ -245,11 +245,11 @@ def build_marts(con: duckdb.DuckDBPyConnection, working: Path,
     if not rows or {row[0] for row in rows} != {first}:
         raise PaperrankError(f"{working}: marts.build_marts is not of build {first} (a build "
                              "stopped between the two); build again before publishing")
-    if extras is not None and recorded != parts.describe(extras):
-        wanted = parts.describe(extras) or parts.NONE
+    if extras is not None and recorded != build_parts.describe(extras):
+        wanted = build_parts.describe(extras) or build_parts.NONE
         raise PaperrankError(
-            f"{working} holds a build with extras {recorded or parts.NONE}, not {wanted}: publish "
-            f"it with --extras {recorded or parts.NONE} (EXTRAS={recorded or parts.NONE}), or "
+            f"{working} holds a build with extras {recorded or build_parts.NONE}, not {wanted}: publish "
+            f"it with --extras {recorded or build_parts.NONE} (EXTRAS={recorded or build_parts.NONE}), or "
             "build the extras you want first")
     held = {row[1] for row in rows}
     missing = sorted(held - tables)

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from paperrank.cli.options import settings_options
-from paperrank.core import parts
+from paperrank.core import build_parts
 from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.warehouse import db_path
 from paperrank.engines import dbt_target
@@ -56,6 +56,6 @@ def agree(dbt: Dbt, extras: tuple[str, ...]) -> None:
     runs them inside dbt build, a warehouse built by hand may have been built partly, or
     killed between two marts."""
     try:
-        dbt.invoke("test", *parts.test_selection(extras, "tag:marts_agree"))
+        dbt.invoke("test", *build_parts.test_selection(extras, "tag:marts_agree"))
     except DbtFailed as failed:
         raise CheckFailed(f"the marts disagree, nothing was published ({failed})") from failed

@@ -1,7 +1,7 @@
 """Run the rank-set SQL of the models over a table of estimates, in a private DuckDB.
 
-The SQL is paperrank/ranksets/compiled/, rendered by dbt from the models' own macros
-(`python -m paperrank.ranksets.render`; a test fails when it is stale), so the command starts
+The SQL is rendered by dbt from the models' own macros and cached under a hash of them
+(paperrank/ranksets/cache.py: rendered again whenever a macro changes), so the command starts
 in a second instead of parsing the dbt project. The options reach it only as DuckDB parameters
 ($coverage, $draws, $seed, $tau), bound as numbers the command has checked: never as text.
 
@@ -24,23 +24,33 @@ from typing import Any, TextIO
 
 from paperrank.core.errors import PaperrankError
 from paperrank.core.spreadsheet import inert_cell
+from paperrank.ranksets import cache as rendered
 from paperrank.ranksets.limits import MEMORY_ENV, Limits
+from paperrank.ranksets.render import RenderFailed
 from paperrank.ranksets.table import Estimates
 
-COMPILED = Path(__file__).resolve().parent / "compiled"
 INPUT = "rank_set_input"
 BATCH = 10_000
 
 
 @cache
+def compiled() -> Path:
+    """The folder of the SQL rendered from the macros as they are now (rendered on first use)."""
+    try:
+        return rendered.compiled()
+    except RenderFailed as error:
+        raise PaperrankError(f"the rank-sets SQL could not be rendered from macros/rank_sets/: {error}") from None
+
+
+@cache
 def settings() -> dict[str, Any]:
     """The rank-set settings' defaults as the macros have them (rank_sets_settings)."""
-    return dict(json.loads((COMPILED / "settings.json").read_text(encoding="utf-8")))
+    return dict(json.loads((compiled() / "settings.json").read_text(encoding="utf-8")))
 
 
 def query(path: str, with_tau: bool) -> str:
-    """The committed SQL of one path (`exact` or `scaled`), with or without the tau-best set."""
-    return (COMPILED / f"{path}{'_tau' if with_tau else ''}.sql").read_text(encoding="utf-8")
+    """The rendered SQL of one path (`exact` or `scaled`), with or without the tau-best set."""
+    return (compiled() / f"{path}{'_tau' if with_tau else ''}.sql").read_text(encoding="utf-8")
 
 
 @contextmanager
@@ -62,7 +72,7 @@ def session(limits: Limits) -> Iterator[Any]:
 
 
 def execute(con: Any, table: Estimates, path: str, options: dict[str, Any]) -> Any:
-    """The rank sets of `table` by the committed SQL of `path`: DuckDB's result, best first.
+    """The rank sets of `table` by the rendered SQL of `path`: DuckDB's result, best first.
     Options coverage, draws, seed and tau (None: no tau-best set) are bound as parameters."""
     import pyarrow as pa
 

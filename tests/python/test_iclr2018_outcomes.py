@@ -282,7 +282,8 @@ def closed_form(built: Project, tmp_path_factory: pytest.TempPathFactory) -> Pro
     copy.dbt_in_process(
         "run", "-s", "int_eb_posterior_draws", "paper_posterior_rankings", "int_validity_groups",
         "int_validity_group_papers", "int_validity_samples", "int_validity_bootstrap_metrics",
-        "ranking_validity",
+        "int_validity_group_scores", "int_validity_sample_auc", "int_validity_sample_spearman",
+        "int_validity_sample_metrics", "ranking_validity",
         dbt_vars=json.dumps({"weight_set": "rating_confidence", "venue": VENUE, "outcomes_row_budget": 0,
                              "top_n": 5}))
     return copy

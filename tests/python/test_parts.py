@@ -27,7 +27,7 @@ import pytest
 from project import FEW_REPLICATES, REPO, InProcessDbt, Project, execute, rows, warehouse_copy
 
 from paperrank.cli import run
-from paperrank.core import parts
+from paperrank.core import build_parts
 from paperrank.core.errors import PaperrankError
 from paperrank.pipeline.dbt import wait_for_artifacts
 from paperrank.pipeline.settings import Settings, check_values
@@ -39,7 +39,7 @@ pytestmark = pytest.mark.e2e
 # and review form, few replicates
 SETTINGS = ["--taxonomy", "icml2026", "--profile", "iclr2026",
             *(f"--{name.replace('_', '-')}={value}" for name, value in FEW_REPLICATES.items())]
-SUBSETS = ["none", *parts.EXTRAS, "all"]
+SUBSETS = ["none", *build_parts.EXTRAS, "all"]
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def models(manifest: Any) -> dict[str, Any]:
 
 
 def part_of(node: Any) -> str:
-    found = [tag for tag in node.tags if tag in parts.PARTS]
+    found = [tag for tag in node.tags if tag in build_parts.PARTS]
     assert len(found) == 1, f"{node.unique_id} has parts {found}"
     return found[0]
 
@@ -90,7 +90,7 @@ def test_no_intermediate_model_reads_a_mart(manifest: Any) -> None:
 
 def test_every_model_belongs_to_one_part(manifest: Any) -> None:
     found = {part_of(node) for node in models(manifest).values()}
-    assert parts.RANKING in found and found <= set(parts.PARTS)
+    assert build_parts.RANKING in found and found <= set(build_parts.PARTS)
 
 
 # models/<layer>/<folder>/: the part each folder holds, so that the article's method reads as its
@@ -115,10 +115,10 @@ def test_no_extra_needs_another_extras_mart(manifest: Any) -> None:
     errors), never another extra's mart, which a build without that extra must not write."""
     every = models(manifest)
     crossing = sorted(f"{node.name} needs {every[other].name}"
-                      for node in every.values() if part_of(node) != parts.RANKING
+                      for node in every.values() if part_of(node) != build_parts.RANKING
                       for other in ancestors(manifest, node.unique_id)
                       if other in every and is_mart(every[other])
-                      and part_of(every[other]) not in (parts.RANKING, part_of(node)))
+                      and part_of(every[other]) not in (build_parts.RANKING, part_of(node)))
     assert crossing == []
 
 
@@ -127,9 +127,9 @@ def test_the_ranking_reads_only_the_ranking(manifest: Any) -> None:
     extras: none of their ancestors belongs to an extra."""
     every = models(manifest)
     outside = sorted(f"{node.name} needs {every[other].name}"
-                     for node in every.values() if part_of(node) == parts.RANKING
+                     for node in every.values() if part_of(node) == build_parts.RANKING
                      for other in ancestors(manifest, node.unique_id)
-                     if other in every and part_of(every[other]) != parts.RANKING)
+                     if other in every and part_of(every[other]) != build_parts.RANKING)
     assert outside == []
 
 
@@ -141,7 +141,7 @@ def test_marts_agree_tests_carry_the_extras_they_read(manifest: Any) -> None:
                       for node in manifest.nodes.values()
                       if node.resource_type == "test" and "marts_agree" in node.tags
                       for parent in node.depends_on.nodes if parent in every
-                      and part_of(every[parent]) not in (parts.RANKING, *node.tags))
+                      and part_of(every[parent]) not in (build_parts.RANKING, *node.tags))
     assert untagged == []
 
 
@@ -158,11 +158,11 @@ def test_an_unknown_extra_is_refused_before_anything_runs(tmp_path: Path,
 
 
 def test_extras_are_parsed_in_the_canonical_order() -> None:
-    assert parts.parse("all") == parts.EXTRAS and parts.parse("none") == ()
-    assert parts.parse("picks, uncertainty") == ("uncertainty", "picks")
+    assert build_parts.parse("all") == build_parts.EXTRAS and build_parts.parse("none") == ()
+    assert build_parts.parse("picks, uncertainty") == ("uncertainty", "picks")
     for wrong in ("", "all,none", "none,picks", "Uncertainty"):
         with pytest.raises(ValueError, match="allowed: uncertainty"):
-            parts.parse(wrong)
+            build_parts.parse(wrong)
     # a Settings made in code is held to the same names and order
     wrongs: list[Any] = [("picks", "uncertainty"), ("ranking",), ["uncertainty"]]
     for wrong in wrongs:
@@ -238,7 +238,7 @@ def dbt_tests_run(project: Project) -> set[str]:
 def marts_of(manifest: Any, chosen: tuple[str, ...]) -> set[str]:
     """The marts a build of the ranking and `chosen` holds."""
     return {node.alias for node in models(manifest).values()
-            if is_mart(node) and part_of(node) in (parts.RANKING, *chosen)}
+            if is_mart(node) and part_of(node) in (build_parts.RANKING, *chosen)}
 
 
 def published_marts(project: Project) -> set[str]:
@@ -253,8 +253,8 @@ def built_all(synthetic_built: Project) -> Project:
     in its working warehouse (read only: tests copy it)."""
     recorded = rows(synthetic_built.db, "select distinct taxonomy, extras, rank_uncertainty_replicates, "
                                         "weight_draws from marts.build_settings")
-    assert recorded == [("icml2026", parts.describe(parts.EXTRAS), FEW_REPLICATES["rank_uncertainty_replicates"],
-                         FEW_REPLICATES["weight_draws"])], recorded
+    assert recorded == [("icml2026", build_parts.describe(build_parts.EXTRAS),
+                         FEW_REPLICATES["rank_uncertainty_replicates"], FEW_REPLICATES["weight_draws"])], recorded
     return synthetic_built
 
 
@@ -265,9 +265,9 @@ def test_each_extras_subset_builds_audits_and_publishes(
     """Built on a fresh copy of the loaded venue (the all build is the library's
     synthetic_built), so a missing mart would fail the build, the audit or the publish: nothing
     of another part is there."""
-    chosen = parts.parse(subset)
+    chosen = build_parts.parse(subset)
     # every extra has models of its own, so a build of it is more than the ranking
-    assert {part_of(node) for node in models(manifest).values()} == set(parts.PARTS)
+    assert {part_of(node) for node in models(manifest).values()} == set(build_parts.PARTS)
     if subset == "all":
         project = at_working(built_all, working, tmp_path)
     else:
@@ -286,9 +286,9 @@ def test_each_extras_subset_builds_audits_and_publishes(
         assert "paper_rankings" in compiled
         assert ("paper_rank_uncertainty" in compiled) == ("uncertainty" in chosen)
     recorded = rows(project.db, "select distinct extras from marts.build_settings")
-    assert recorded == [(parts.describe(chosen),)]
+    assert recorded == [(build_parts.describe(chosen),)]
     held = rows(project.db, "select part, mart from marts.build_marts")
-    assert {part for part, _ in held} == {parts.RANKING, *chosen}
+    assert {part for part, _ in held} == {build_parts.RANKING, *chosen}
     assert {mart for _, mart in held} == marts_of(manifest, chosen)
 
     code, printed = publish(project, subset)
@@ -308,7 +308,7 @@ def test_a_stale_mart_is_never_published_nor_audited(manifest: Any, built_all: P
     this build's is refused."""
     project = at_working(built_all, working, tmp_path)
     build(project, "none")
-    stale = marts_of(manifest, parts.EXTRAS) - marts_of(manifest, ())
+    stale = marts_of(manifest, build_parts.EXTRAS) - marts_of(manifest, ())
     present = {r[0] for r in rows(project.db, "select table_name from duckdb_tables() "
                                               "where schema_name = 'marts'")}
     assert "paper_rank_sets" in stale and stale <= present

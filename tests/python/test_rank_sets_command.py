@@ -1,8 +1,8 @@
-"""`paperrank rank-sets` (issues 33 and 36): the committed SQL is what dbt renders from the models'
-macros today, the command answers exactly as the dbt-rendered SQL does (docs' worked example, a
-random table of 500 rows on the exact path, 3,000 on the scaled one), and its bounds and
-refusals hold: bad CSVs, numbers outside the safe range, rows past the bound, a tau too costly,
-DuckDB out of memory, 1M rows within 2 GB.
+"""`paperrank rank-sets` (issues 33 and 36): the cached SQL is what dbt renders from the models'
+macros now (a changed macro renders it again), the command answers exactly as the dbt-rendered
+SQL does (docs' worked example, a random table of 500 rows on the exact path, 3,000 on the
+scaled one), and its bounds and refusals hold: bad CSVs, numbers outside the safe range, rows
+past the bound, a tau too costly, DuckDB out of memory, 1M rows within 2 GB.
 
 dbt parses the project once for the whole module (`rendered`); everything else runs the command
 in this process (`paperrank.cli.run`), except the 1M-row run, whose peak RSS is measured in a
@@ -23,10 +23,11 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+from project import copy_project
 
 from paperrank.cli import run as paperrank
-from paperrank.ranksets import limits, render
-from paperrank.ranksets.sql import COMPILED, settings
+from paperrank.ranksets import cache, limits, render
+from paperrank.ranksets.sql import settings
 
 REPO = Path(__file__).resolve().parents[2]
 PISA = Path(__file__).parent / "fixtures" / "pisa2018_math.csv"
@@ -66,22 +67,64 @@ def command(*args: str, capsys: pytest.CaptureFixture[str] | None = None) -> tup
     return code, capsys.readouterr().err if capsys is not None else ""
 
 
-# --- one source: the committed SQL is the macros' ---------------------------------------------
+# --- one source: the SQL is rendered from the macros, never committed ---------------------------
 
 @pytest.mark.e2e
-def test_the_committed_sql_is_what_the_macros_render(rendered: Any) -> None:
-    """Every file of paperrank/ranksets/compiled/ is what `make rank-sets-sql` writes from
-    macros/rank_sets/ now (two sets of sentinel options give the same text once each option is
-    a parameter: every use of an option is a plain number), and there is no other file."""
+def test_the_cached_sql_is_what_the_macros_render(rendered: Any) -> None:
+    """The folder the command reads holds what dbt renders from macros/rank_sets/ now (two sets of
+    sentinel options give the same text once each option is a parameter: every use of an option
+    is a plain number), and no other file; none of it is in git."""
     files = render.render_all(rendered)
-    assert {path.name for path in COMPILED.iterdir()} == set(files)
+    folder = cache.compiled()
+    assert {path.name for path in folder.iterdir()} == set(files)
     for name, text in files.items():
-        committed = (COMPILED / name).read_text(encoding="utf-8")
-        assert committed == text, f"paperrank/ranksets/compiled/{name} is stale: run `make rank-sets-sql`"
+        assert (folder / name).read_text(encoding="utf-8") == text, name
     for name in render.QUERIES:
         sql = files[name]
         assert "$coverage" in sql and "$draws" in sql and "$seed" in sql
         assert ("$tau" in sql) == name.endswith("_tau.sql")
+    tracked = subprocess.run(["git", "ls-files", "paperrank/ranksets", ".cache"], cwd=REPO,
+                             capture_output=True, text=True, check=True).stdout.split()
+    assert not [path for path in tracked if not path.endswith(".py")], tracked
+
+
+@pytest.mark.e2e
+def test_a_changed_macro_renders_the_sql_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache rendered before a macro changed is never read: the changed project's SQL is
+    rendered into a folder of its own and the stale one removed; an unchanged project's is read
+    again without rendering."""
+    root = copy_project(tmp_path / "project")
+    folder = tmp_path / "cache"
+    first = cache.compiled(root, folder)
+    assert json.loads((first / "settings.json").read_text())["steps"] == 3
+    macro = root / "macros" / "rank_sets" / "rank_sets_settings.sql"
+    text = macro.read_text(encoding="utf-8")
+    assert "'steps': 3," in text
+    macro.write_text(text.replace("'steps': 3,", "'steps': 4,"), encoding="utf-8")
+    second = cache.compiled(root, folder)
+    assert json.loads((second / "settings.json").read_text())["steps"] == 4
+    assert second != first and not first.exists()
+    assert (second / "exact.sql").read_text() != ""
+
+    def no_render(*args: Any) -> None:
+        raise AssertionError("rendered again, though no source changed")
+
+    monkeypatch.setattr(render, "render_files", no_render)
+    assert cache.compiled(root, folder) == second
+
+
+def test_the_cache_key_follows_every_macro_and_the_project_settings(tmp_path: Path) -> None:
+    """The hash the cache is named by changes with any macro's text (not only the rank-set
+    macros: they call shims and random-number macros) and with dbt_project.yml, and with nothing
+    else of the project."""
+    root = copy_project(tmp_path / "project")
+    key = cache.sources_key(root)
+    (root / "models" / "docs.md").write_text("changed", encoding="utf-8")
+    assert cache.sources_key(root) == key
+    for path in (root / "macros" / "random" / "splitmix64.sql", root / "dbt_project.yml"):
+        path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        assert cache.sources_key(root) != key
+        key = cache.sources_key(root)
 
 
 def test_a_sentinel_left_in_the_sql_is_refused() -> None:

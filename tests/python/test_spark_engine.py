@@ -382,8 +382,9 @@ def test_the_outcomes_closed_forms_agree(built: dict[str, Project], spark: Path)
     other tests read, stay as they were)."""
     closed = VARS[:-1] + ", outcomes_row_budget: 0}"
     models = ["int_validity_groups", "int_validity_group_papers", "int_validity_samples",
-              "int_validity_bootstrap_metrics", "ranking_validity", "int_eb_posterior_draws",
-              "paper_posterior_rankings"]
+              "int_validity_bootstrap_metrics", "int_validity_group_scores", "int_validity_sample_auc",
+              "int_validity_sample_spearman", "int_validity_sample_metrics", "ranking_validity",
+              "int_eb_posterior_draws", "paper_posterior_rankings"]
     duck = built["duckdb"]
     duck.dbt_in_process("run", "-s", *models, dbt_vars=closed)
     spark_dbt(built["spark"].scratch, "run", "-s", *models, "--vars", closed)

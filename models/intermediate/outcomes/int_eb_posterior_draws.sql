@@ -4,7 +4,7 @@
 
     Draw d = 1..eb_draws of field k (its index in outcome_fields(), from 0) of a paper is
     theta = posterior mean + posterior sd * z, with z a standard normal by Box-Muller from two
-    uniforms of the paper's SplitMix64 stream (macros/splitmix64.sql; key = paper_id,
+    uniforms of the paper's SplitMix64 stream (macros/random/splitmix64.sql; key = paper_id,
     seed = outcomes_seed) at positions d * 2^8 + 2k and d * 2^8 + 2k + 1:
     z = sqrt(-2 ln u1) cos(2 pi u2). Bit-identical on every run and with any number of threads.
     Empty when the closed form is in force (outcomes_method closed_form, or `auto` choosing it)

@@ -1,7 +1,7 @@
 {#- The bootstrap resamples of marts.ranking_validity, in a model of their own: for every
     group of int_validity_groups, replicate 0 is the sample itself and replicates
     1..validity_replicates draw as many papers with replacement. Slot j of replicate r picks
-    paper number (bits mod n) + 1, bits = the group's SplitMix64 stream (macros/splitmix64.sql;
+    paper number (bits mod n) + 1, bits = the group's SplitMix64 stream (macros/random/splitmix64.sql;
     key = venue | category | population | outcome, the text key of the group, seed =
     outcomes_seed) at position r * 2^24 + j. One row per draw, integers only: (sample_group, replicate, paper_number).
     Empty when the closed form is in force (outcomes_method closed_form, or `auto` choosing it)

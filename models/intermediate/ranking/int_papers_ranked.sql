@@ -52,7 +52,7 @@ ranked_papers as (
 
 ),
 
--- exact per-category sums (see macros/zscore.sql): the z-scores come out bit-for-bit the
+-- exact per-category sums (see macros/statistics/zscore.sql): the z-scores come out bit-for-bit the
 -- same whatever order the rows arrive in, so on every run and with any number of threads
 category_sums as (
 
@@ -154,7 +154,7 @@ final as (
         paper_texts.title_plain,
         paper_texts.authors,
         paper_texts.abstract,
-        {{ text_list_joined('paper_texts.keywords') }} as keywords,
+        {{ texts_semicolon_joined_or_null('paper_texts.keywords') }} as keywords,
         ranked.category,
         ranked.category_slug,
         ranked.category_source,

@@ -17,7 +17,7 @@ hashed as (
         paper_id,
         md5(
             coalesce(title, '') || chr(10) || coalesce(abstract, '') || chr(10)
-            || {{ text_list_join('keywords', 'chr(10)') }}
+            || {{ texts_joined_or_empty('keywords', 'chr(10)') }}
         ) as text_hash
 
     from papers

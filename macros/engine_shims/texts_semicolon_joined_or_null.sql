@@ -3,14 +3,14 @@
 
 {#- A list of text as one '; '-joined string, in the list's order; null for a null or empty
     list (authors travel the same way). -#}
-{% macro text_list_joined(items) -%}
-    {{ return(adapter.dispatch('text_list_joined', 'paperrank')(items)) }}
+{% macro texts_semicolon_joined_or_null(items) -%}
+    {{ return(adapter.dispatch('texts_semicolon_joined_or_null', 'paperrank')(items)) }}
 {%- endmacro %}
 
-{% macro default__text_list_joined(items) -%}
+{% macro default__texts_semicolon_joined_or_null(items) -%}
     nullif(array_to_string({{ items }}, '; '), '')
 {%- endmacro %}
 
-{% macro spark__text_list_joined(items) -%}
+{% macro spark__texts_semicolon_joined_or_null(items) -%}
     nullif(array_join({{ items }}, '; '), '')
 {%- endmacro %}

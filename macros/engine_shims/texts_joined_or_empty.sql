@@ -3,14 +3,14 @@
 
 {#- A list of texts joined by `separator` (a SQL expression), its null items skipped (both engines skip
     them); '' for a null or empty list. -#}
-{% macro text_list_join(column, separator) -%}
-    {{ return(adapter.dispatch('text_list_join', 'paperrank')(column, separator)) }}
+{% macro texts_joined_or_empty(column, separator) -%}
+    {{ return(adapter.dispatch('texts_joined_or_empty', 'paperrank')(column, separator)) }}
 {%- endmacro %}
 
-{% macro default__text_list_join(column, separator) -%}
+{% macro default__texts_joined_or_empty(column, separator) -%}
     coalesce(array_to_string({{ column }}, {{ separator }}), '')
 {%- endmacro %}
 
-{% macro spark__text_list_join(column, separator) -%}
+{% macro spark__texts_joined_or_empty(column, separator) -%}
     coalesce(concat_ws({{ separator }}, {{ column }}), '')
 {%- endmacro %}
