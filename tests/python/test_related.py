@@ -37,7 +37,8 @@ def frame(db: Path, sql: str) -> pd.DataFrame:
 def test_iclr2026_related_papers_reach_the_measures_and_repeat(iclr_loaded, tmp_path, capsys):
     project = warehouse_copy(iclr_loaded, tmp_path)
     first = refresh(project.db, taxonomy="iclr2026")
-    assert [(r.part, r.computed) for r in first] == [("related", True), ("subthemes", True), ("audit", True)]
+    assert [(r.part, r.computed) for r in first] == [("related", True), ("subthemes", True), ("layouts", True),
+                                                   ("audit", True)]
     related = frame(project.db, RELATED + " order by paper_id, related_rank")
     papers = pd.read_parquet(ICLR / "accepted_papers.parquet",
                              columns=["openreview_id", "primary_area", "keywords"])
@@ -161,7 +162,8 @@ def test_new_labels_recompute_the_subthemes_not_the_related_papers(tmp_path):
          "source": "tests", "labeled_at": later}]))
     con.close()
     again = refresh(db, taxonomy="icml2026", say=lambda line: None)
-    assert {r.part: r.computed for r in again} == {"related": False, "subthemes": True, "audit": True}
+    assert {r.part: r.computed for r in again} == {"related": False, "subthemes": True, "layouts": True,
+                                                   "audit": True}
     assert rows(db, "select paper_id, category from derived.paper_subthemes") == [("p1", "Physical AI")]
 
 

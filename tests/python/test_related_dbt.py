@@ -55,6 +55,16 @@ def test_the_marts_build_and_cover_every_ranked_paper(venue: Project, dbt: InPro
     assert per_paper == [(5, 5)]
     assert rows(venue.db, "select count(*) from marts.label_audit where is_disputed is null") == [(0,)]
     assert rows(venue.db, "select count(*) > 0 from marts.category_subthemes") == [(True,)]
+    # the maps: every accepted paper on the venue's, every paper of a ranked category on its own
+    accepted = rows(venue.db, "select count(*) from raw.papers where is_accepted")[0][0]
+    assert rows(venue.db, "select count(*) from marts.paper_map_positions where map_category is null") == [
+        (accepted,)]
+    assert rows(venue.db, "select count(*) from marts.paper_map_positions p inner join marts.paper_subthemes s "
+                          "on p.paper_id = s.paper_id and p.map_category = s.category") == rows(
+        venue.db, "select count(*) from marts.paper_subthemes")
+    maps = rows(venue.db, "select map_category, trustworthiness from marts.map_trustworthiness")
+    assert len(maps) == 1 + rows(venue.db, "select count(distinct category) from marts.paper_subthemes")[0][0]
+    assert all(t is None or 0 < t <= 1 for _, t in maps)
 
 
 def test_a_build_asking_for_more_related_papers_than_computed_fails(dbt: InProcessDbt) -> None:
