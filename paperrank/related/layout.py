@@ -45,10 +45,8 @@ def lay_out(points: np.ndarray, method: LayoutMethod = LAYOUT_METHOD) -> Layout:
     data = np.asarray(points, dtype=np.float64)
     if n == 0:
         return Layout(np.zeros((0, 2)), None)
-    if n < 4 or data.shape[1] == 0 or len(np.unique(data, axis=0)) < 4:
-        raw = _principal(data)
-    else:
-        raw = _tsne(data, method)
+    too_few = n < 4 or data.shape[1] == 0 or len(np.unique(data, axis=0)) < 4
+    raw = _principal(data) if too_few else _tsne(data, method)
     xy = np.round(_unit_square(raw), method.decimals)
     trust = trustworthiness(data, xy, method.neighbours) if n > 2 * method.neighbours else None
     return Layout(xy, trust)

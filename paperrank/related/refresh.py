@@ -20,8 +20,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
+
+if TYPE_CHECKING:  # a type only: pandas is imported when something is computed
+    import pandas as pd
 
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import project_vars
@@ -41,13 +45,16 @@ class PartResult:
     papers: int
     rows: int
     seconds: float
+    note: str = ""  # what the summary adds (the maps: their trustworthiness)
 
     def __str__(self) -> str:
         what = {"related": "related papers", "subthemes": "sub-themes", "audit": "label audit",
                 "layouts": "maps"}[self.part]
         if not self.computed:
             return f"{self.venue}: {what} kept (inputs unchanged)"
-        return f"{self.venue}: {what} computed: {self.rows:,} rows for {self.papers:,} papers ({self.seconds:.1f} s)"
+        note = f", {self.note}" if self.note else ""
+        return (f"{self.venue}: {what} computed: {self.rows:,} rows for {self.papers:,} papers "
+                f"({self.seconds:.1f} s){note}")
 
 
 def default_related_papers() -> int:
@@ -134,5 +141,16 @@ def _refresh_venue(con: duckdb.DuckDBPyConnection, venue: str, taxonomy: str, la
                                                "related_papers": related, "papers": len(corpus),
                                                "rows": rows, "seconds": seconds,
                                                "vector_seconds": shared})
-            results.append(PartResult(venue, scope.part, True, len(corpus), rows, seconds))
+            note = _trust_note(frames[0]) if scope.part == "layouts" else ""
+            results.append(PartResult(venue, scope.part, True, len(corpus), rows, seconds, note))
     return results
+
+
+def _trust_note(quality: pd.DataFrame) -> str:
+    """The maps' trustworthiness as the build's summary says it (lowest, then the venue's)."""
+    measured = quality.dropna(subset=["trustworthiness"])
+    if measured.empty:
+        return "trustworthiness not measured (too few papers)"
+    venue = measured[measured.layout_category == ""].trustworthiness
+    whole = f", the venue's {venue.iloc[0]:.3f}" if len(venue) else ""
+    return f"trustworthiness at 5 neighbours lowest {measured.trustworthiness.min():.3f}{whole}"

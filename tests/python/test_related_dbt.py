@@ -81,7 +81,7 @@ def test_an_edited_abstract_fails_the_build_until_recomputed(venue: Project, dbt
     printed = check(dbt, guard)
     assert guard in failed(printed), printed[-3000:]
     assert [r.part for r in refresh(venue.db, taxonomy=TAXONOMY, say=lambda line: None) if r.computed] == [
-        "related", "subthemes", "audit"]
+        "related", "subthemes", "layouts", "audit"]
     assert check(dbt, guard) == ""
 
 
@@ -95,12 +95,32 @@ def test_a_new_label_fails_the_build_until_recomputed(venue: Project, dbt: InPro
                 "model, prompt_hash, source, labeled_at + interval 1 day, record_hash || 'x', loaded_at "
                 "from raw.paper_labels where paper_id = ? and category = ?", [paper, category])
     con.close()
-    models = ["--select", "int_papers_categorized paper_rankings category_subthemes paper_subthemes label_audit"]
+    models = ["--select", "int_papers_categorized paper_rankings category_subthemes paper_subthemes label_audit "
+                          "paper_map_positions"]
     guards = ("related__every_ranked_paper_has_a_subtheme", "related__label_audit_covers_the_labels")
     assert build(dbt, *models, command="run") == ""
     printed = check(dbt, *guards)
     assert set(guards) <= failed(printed), printed[-3000:]
     assert [r.part for r in refresh(venue.db, taxonomy=TAXONOMY, say=lambda line: None) if r.computed] == [
-        "subthemes", "audit"]
+        "subthemes", "layouts", "audit"]
     assert build(dbt, *models, command="run") == ""
     assert check(dbt, *guards) == ""
+
+
+def test_a_paper_missing_from_its_map_fails_the_build_until_recomputed(venue: Project, dbt: InProcessDbt) -> None:
+    models = ["--select", "paper_subthemes paper_map_positions"]
+    guard = "related__every_paper_on_its_maps"
+    assert build(dbt, *models, command="run") == "" and check(dbt, guard) == ""
+    con = duckdb.connect(str(venue.db))
+    paper = con.execute("select min(paper_id) from derived.paper_layouts where layout_category <> ''").fetchall()[0][0]
+    con.execute("delete from derived.paper_layouts where paper_id = ? and layout_category <> ''", [paper])
+    con.close()
+    assert build(dbt, *models, command="run") == ""
+    printed = check(dbt, guard)
+    assert guard in failed(printed), printed[-3000:]
+    con = duckdb.connect(str(venue.db))
+    con.execute("delete from derived.computations where part = 'layouts'")  # so that refresh computes them
+    con.close()
+    assert [r.part for r in refresh(venue.db, taxonomy=TAXONOMY, say=lambda line: None) if r.computed] == ["layouts"]
+    assert build(dbt, *models, command="run") == ""
+    assert check(dbt, guard) == ""

@@ -26,10 +26,10 @@ final as (
     select
         quality.venue,
         quality.taxonomy,
-        nullif(quality.layout_category, '') as map_category,
-        cast(quality.papers as bigint) as papers,
         quality.trustworthiness,
-        quality.seconds
+        quality.seconds,
+        cast(quality.papers as bigint) as papers,
+        nullif(quality.layout_category, '') as map_category
 
     from quality
     inner join venues

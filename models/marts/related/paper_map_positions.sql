@@ -57,13 +57,13 @@ final as (
     select
         in_build.venue,
         in_build.taxonomy,
-        nullif(in_build.layout_category, '') as map_category,
         in_build.paper_id,
         in_build.x,
         in_build.y,
         categorized.category,
         subthemes.subtheme,
-        subthemes.subtheme_label
+        subthemes.subtheme_label,
+        nullif(in_build.layout_category, '') as map_category
 
     from in_build
     left join categorized
