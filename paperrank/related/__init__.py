@@ -1,4 +1,4 @@
-"""Related papers, sub-themes and the label audit: offline text similarity before dbt.
+"""Related papers, sub-themes, maps and the label audit: offline text similarity before dbt.
 
 `paperrank.related.refresh.refresh(db, venue)` computes what is missing or stale into the
 `derived` schema, which dbt reads as a source (models/staging/derived/, marts in

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pandas as pd
 
@@ -9,6 +11,8 @@ from paperrank.related import corpus as corpora
 from paperrank.related import store
 from paperrank.related.audit import audit
 from paperrank.related.labels import Labelled
+from paperrank.related.layout import lay_out
+from paperrank.related.layout_method import LayoutMethod
 from paperrank.related.method import Method
 from paperrank.related.neighbours import nearest
 from paperrank.related.subthemes import cluster
@@ -54,3 +58,30 @@ def audit_frame(corpus: corpora.Corpus, vectors: Vectors, scope: store.Scope, la
     frame = pd.DataFrame([(r.paper_id, r.label, r.audit_category, r.audit_confidence) for r in rows],
                          columns=["paper_id", "label_category", "audit_category", "audit_confidence"])
     return [frame.assign(venue=scope.venue, taxonomy=scope.taxonomy, label_model=scope.label_model)]
+
+
+VENUE_LAYOUT = ""  # layout_category of the venue's own layout
+
+
+def layouts(corpus: corpora.Corpus, vectors: Vectors, scope: store.Scope, labelled: list[Labelled],
+            ranked: set[str], method: LayoutMethod) -> list[pd.DataFrame]:
+    """The venue's layout and each ranked category's, from the LSA vectors, with each one's
+    trustworthiness (paperrank.related.layout)."""
+    row_of = {paper_id: i for i, paper_id in enumerate(corpus.paper_ids)}
+    members: dict[str, list[int]] = {VENUE_LAYOUT: list(range(len(corpus)))}
+    for item in labelled:
+        if item.category in ranked:
+            members.setdefault(item.category, []).append(row_of[item.paper_id])
+    ids = np.asarray(corpus.paper_ids, dtype=object)
+    quality, positions = [], []
+    for category in sorted(members):
+        rows = np.array(sorted(members[category]), dtype=np.int64)
+        started = time.perf_counter()
+        layout = lay_out(vectors.lsa[rows], method)
+        quality.append((category, len(rows), layout.trustworthiness, time.perf_counter() - started))
+        positions.append(pd.DataFrame({"layout_category": category, "paper_id": ids[rows],
+                                       "x": layout.xy[:, 0], "y": layout.xy[:, 1]}))
+    labels = {"venue": scope.venue, "taxonomy": scope.taxonomy, "label_model": scope.label_model}
+    quality_frame = pd.DataFrame(quality, columns=["layout_category", "papers", "trustworthiness",
+                                                   "seconds"]).assign(**labels)
+    return [quality_frame, pd.concat(positions, ignore_index=True).assign(**labels)]

@@ -1,4 +1,4 @@
-"""Compute what is missing or stale: related papers, sub-themes and the label audit, per venue.
+"""Compute what is missing or stale: related papers, sub-themes, maps and the label audit, per venue.
 
 The one entry point (`refresh`), called by `paperrank related` and by `paperrank rank` before
 the raw layer's fingerprint is taken.  For each venue it reads the accepted papers' texts and
@@ -6,8 +6,8 @@ the labels dbt will use, hashes them, and computes only the parts whose inputs o
 since they were stored (paperrank.related.store): a rebuild with unchanged papers reads and
 hashes, nothing more.  A corpus-wide method cannot do less than a venue: one changed abstract
 changes the TF-IDF weights and the latent space of every paper, so related papers are
-recomputed for the whole venue, and sub-themes and the audit whenever the texts or the labels
-changed.  Labels alone changing (a new label import) keeps the related papers.
+recomputed for the whole venue, and sub-themes, the maps (paperrank.related.layout) and the
+audit whenever the texts or the labels changed.  Labels alone changing (a new label import) keeps the related papers.
 
 BLAS and OpenMP run on one thread here, so that the same inputs give the same floats on any
 machine (and no thread pool spins against the other builds of a busy machine).
@@ -20,8 +20,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
+
+if TYPE_CHECKING:  # a type only: pandas is imported when something is computed
+    import pandas as pd
 
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import project_vars
@@ -29,6 +33,7 @@ from paperrank.core.warehouse import connect
 from paperrank.related import corpus as corpora
 from paperrank.related import store
 from paperrank.related.labels import classifier_choices, latest_labels, ranked_categories
+from paperrank.related.layout_method import LAYOUT_METHOD
 from paperrank.related.method import METHOD, Method
 
 
@@ -40,12 +45,16 @@ class PartResult:
     papers: int
     rows: int
     seconds: float
+    note: str = ""  # what the summary adds (the maps: their trustworthiness)
 
     def __str__(self) -> str:
-        what = {"related": "related papers", "subthemes": "sub-themes", "audit": "label audit"}[self.part]
+        what = {"related": "related papers", "subthemes": "sub-themes", "audit": "label audit",
+                "layouts": "maps"}[self.part]
         if not self.computed:
             return f"{self.venue}: {what} kept (inputs unchanged)"
-        return f"{self.venue}: {what} computed: {self.rows:,} rows for {self.papers:,} papers ({self.seconds:.1f} s)"
+        note = f", {self.note}" if self.note else ""
+        return (f"{self.venue}: {what} computed: {self.rows:,} rows for {self.papers:,} papers "
+                f"({self.seconds:.1f} s){note}")
 
 
 def default_related_papers() -> int:
@@ -94,12 +103,16 @@ def _refresh_venue(con: duckdb.DuckDBPyConnection, venue: str, taxonomy: str, la
     plans = {
         store.Scope(venue, "related"): (corpus.key(), k),
         store.Scope(venue, "subthemes", taxonomy, model_key): (_key(corpus.key(), sorted(ranked), members), 0),
+        store.Scope(venue, "layouts", taxonomy, model_key): (_key(corpus.key(), sorted(ranked), members), 0),
         store.Scope(venue, "audit", taxonomy, model_key): (
             _key(corpus.key(), sorted(choices), [(i.paper_id, i.label) for i in labelled]), 0),
     }
     method_key = method.key()
+    # the maps depend on the layout's constants too, and on nothing else of the text method's
+    layout_key = _key(method_key, LAYOUT_METHOD.key())
+    keys = {scope: layout_key if scope.part == "layouts" else method_key for scope in plans}
     todo = {scope: key for scope, key in plans.items()
-            if not store.kept(con, scope, key[0], method_key, key[1])}
+            if not store.kept(con, scope, key[0], keys[scope], key[1])}
     results = [PartResult(venue, scope.part, False, len(corpus), 0, 0.0) for scope in plans if scope not in todo]
     if not todo:
         return results
@@ -118,13 +131,26 @@ def _refresh_venue(con: duckdb.DuckDBPyConnection, venue: str, taxonomy: str, la
                 frames = compute.related(corpus, vectors, k, method)
             elif scope.part == "subthemes":
                 frames = compute.subthemes(corpus, vectors, scope, labelled, ranked, method)
+            elif scope.part == "layouts":
+                frames = compute.layouts(corpus, vectors, scope, labelled, ranked, LAYOUT_METHOD)
             else:
                 frames = compute.audit_frame(corpus, vectors, scope, labelled, choices, method)
             seconds = time.perf_counter() - started + shared
             rows = len(frames[-1])
-            store.replace(con, scope, frames, {"input_key": input_key, "method_key": method_key,
+            store.replace(con, scope, frames, {"input_key": input_key, "method_key": keys[scope],
                                                "related_papers": related, "papers": len(corpus),
                                                "rows": rows, "seconds": seconds,
                                                "vector_seconds": shared})
-            results.append(PartResult(venue, scope.part, True, len(corpus), rows, seconds))
+            note = _trust_note(frames[0]) if scope.part == "layouts" else ""
+            results.append(PartResult(venue, scope.part, True, len(corpus), rows, seconds, note))
     return results
+
+
+def _trust_note(quality: pd.DataFrame) -> str:
+    """The maps' trustworthiness as the build's summary says it (lowest, then the venue's)."""
+    measured = quality.dropna(subset=["trustworthiness"])
+    if measured.empty:
+        return "trustworthiness not measured (too few papers)"
+    venue = measured[measured.layout_category == ""].trustworthiness
+    whole = f", the venue's {venue.iloc[0]:.3f}" if len(venue) else ""
+    return f"trustworthiness at 5 neighbours lowest {measured.trustworthiness.min():.3f}{whole}"

@@ -24,7 +24,7 @@ DDL = """
 create schema if not exists derived;
 create table if not exists derived.computations (
     venue varchar not null,
-    part varchar not null,            -- related | subthemes | audit
+    part varchar not null,            -- related | subthemes | audit | layouts
     taxonomy varchar not null,        -- '' for related papers (no taxonomy)
     label_model varchar not null,     -- '' = the latest label of any model
     input_key varchar not null,
@@ -75,12 +75,31 @@ create table if not exists derived.label_audit (
     audit_category varchar not null,
     audit_confidence double not null
 );
+create table if not exists derived.layout_quality (
+    venue varchar not null,
+    taxonomy varchar not null,
+    label_model varchar not null,
+    layout_category varchar not null, -- '' for the venue's layout, else the ranked category's
+    papers bigint not null,
+    trustworthiness double,           -- null: too few papers to measure (paperrank.related.layout)
+    seconds double not null           -- this layout's own seconds (t-SNE and its measure)
+);
+create table if not exists derived.paper_layouts (
+    venue varchar not null,
+    taxonomy varchar not null,
+    label_model varchar not null,
+    layout_category varchar not null,
+    paper_id varchar not null,
+    x double not null,                -- in the unit square (paperrank.related.layout)
+    y double not null
+);
 """
 # the tables a part replaces, and whether they are per taxonomy and label model
 PART_TABLES: dict[str, tuple[tuple[str, ...], bool]] = {
     "related": (("related_inputs", "paper_related"), False),
     "subthemes": (("paper_subthemes", "category_subthemes"), True),
     "audit": (("label_audit",), True),
+    "layouts": (("layout_quality", "paper_layouts"), True),
 }
 
 

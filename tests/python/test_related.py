@@ -37,7 +37,8 @@ def frame(db: Path, sql: str) -> pd.DataFrame:
 def test_iclr2026_related_papers_reach_the_measures_and_repeat(iclr_loaded, tmp_path, capsys):
     project = warehouse_copy(iclr_loaded, tmp_path)
     first = refresh(project.db, taxonomy="iclr2026")
-    assert [(r.part, r.computed) for r in first] == [("related", True), ("subthemes", True), ("audit", True)]
+    assert [(r.part, r.computed) for r in first] == [("related", True), ("subthemes", True), ("layouts", True),
+                                                   ("audit", True)]
     related = frame(project.db, RELATED + " order by paper_id, related_rank")
     papers = pd.read_parquet(ICLR / "accepted_papers.parquet",
                              columns=["openreview_id", "primary_area", "keywords"])
@@ -51,6 +52,11 @@ def test_iclr2026_related_papers_reach_the_measures_and_repeat(iclr_loaded, tmp_
     assert found.same_category >= 0.80
     assert found.same_primary_area >= 0.40
     assert found.shares_keyword >= 0.60
+    # the maps (issue 58): the venue's and every ranked category's at least 0.90 trustworthy
+    maps = rows(project.db, "select layout_category, papers, trustworthiness from derived.layout_quality")
+    print(f"ICLR 2026 maps' trustworthiness: {sorted((t, c or '(venue)') for c, _, t in maps)}")
+    assert len(maps) == 7 and all(t >= 0.90 for _, _, t in maps)
+    assert dict((c, n) for c, n, _ in maps)[""] == len(papers)
 
     # a refresh of unchanged papers computes nothing and keeps every row
     computed_at = rows(project.db, "select part, computed_at from derived.computations order by 1")
@@ -161,7 +167,8 @@ def test_new_labels_recompute_the_subthemes_not_the_related_papers(tmp_path):
          "source": "tests", "labeled_at": later}]))
     con.close()
     again = refresh(db, taxonomy="icml2026", say=lambda line: None)
-    assert {r.part: r.computed for r in again} == {"related": False, "subthemes": True, "audit": True}
+    assert {r.part: r.computed for r in again} == {"related": False, "subthemes": True, "layouts": True,
+                                                   "audit": True}
     assert rows(db, "select paper_id, category from derived.paper_subthemes") == [("p1", "Physical AI")]
 
 

@@ -55,6 +55,16 @@ def test_the_marts_build_and_cover_every_ranked_paper(venue: Project, dbt: InPro
     assert per_paper == [(5, 5)]
     assert rows(venue.db, "select count(*) from marts.label_audit where is_disputed is null") == [(0,)]
     assert rows(venue.db, "select count(*) > 0 from marts.category_subthemes") == [(True,)]
+    # the maps: every accepted paper on the venue's, every paper of a ranked category on its own
+    accepted = rows(venue.db, "select count(*) from raw.papers where is_accepted")[0][0]
+    assert rows(venue.db, "select count(*) from marts.paper_map_positions where map_category is null") == [
+        (accepted,)]
+    assert rows(venue.db, "select count(*) from marts.paper_map_positions p inner join marts.paper_subthemes s "
+                          "on p.paper_id = s.paper_id and p.map_category = s.category") == rows(
+        venue.db, "select count(*) from marts.paper_subthemes")
+    maps = rows(venue.db, "select map_category, trustworthiness from marts.map_trustworthiness")
+    assert len(maps) == 1 + rows(venue.db, "select count(distinct category) from marts.paper_subthemes")[0][0]
+    assert all(t is None or 0 < t <= 1 for _, t in maps)
 
 
 def test_a_build_asking_for_more_related_papers_than_computed_fails(dbt: InProcessDbt) -> None:
@@ -71,7 +81,7 @@ def test_an_edited_abstract_fails_the_build_until_recomputed(venue: Project, dbt
     printed = check(dbt, guard)
     assert guard in failed(printed), printed[-3000:]
     assert [r.part for r in refresh(venue.db, taxonomy=TAXONOMY, say=lambda line: None) if r.computed] == [
-        "related", "subthemes", "audit"]
+        "related", "subthemes", "layouts", "audit"]
     assert check(dbt, guard) == ""
 
 
@@ -85,12 +95,32 @@ def test_a_new_label_fails_the_build_until_recomputed(venue: Project, dbt: InPro
                 "model, prompt_hash, source, labeled_at + interval 1 day, record_hash || 'x', loaded_at "
                 "from raw.paper_labels where paper_id = ? and category = ?", [paper, category])
     con.close()
-    models = ["--select", "int_papers_categorized paper_rankings category_subthemes paper_subthemes label_audit"]
+    models = ["--select", "int_papers_categorized paper_rankings category_subthemes paper_subthemes label_audit "
+                          "paper_map_positions"]
     guards = ("related__every_ranked_paper_has_a_subtheme", "related__label_audit_covers_the_labels")
     assert build(dbt, *models, command="run") == ""
     printed = check(dbt, *guards)
     assert set(guards) <= failed(printed), printed[-3000:]
     assert [r.part for r in refresh(venue.db, taxonomy=TAXONOMY, say=lambda line: None) if r.computed] == [
-        "subthemes", "audit"]
+        "subthemes", "layouts", "audit"]
     assert build(dbt, *models, command="run") == ""
     assert check(dbt, *guards) == ""
+
+
+def test_a_paper_missing_from_its_map_fails_the_build_until_recomputed(venue: Project, dbt: InProcessDbt) -> None:
+    models = ["--select", "paper_subthemes paper_map_positions"]
+    guard = "related__every_paper_on_its_maps"
+    assert build(dbt, *models, command="run") == "" and check(dbt, guard) == ""
+    con = duckdb.connect(str(venue.db))
+    paper = con.execute("select min(paper_id) from derived.paper_layouts where layout_category <> ''").fetchall()[0][0]
+    con.execute("delete from derived.paper_layouts where paper_id = ? and layout_category <> ''", [paper])
+    con.close()
+    assert build(dbt, *models, command="run") == ""
+    printed = check(dbt, guard)
+    assert guard in failed(printed), printed[-3000:]
+    con = duckdb.connect(str(venue.db))
+    con.execute("delete from derived.computations where part = 'layouts'")  # so that refresh computes them
+    con.close()
+    assert [r.part for r in refresh(venue.db, taxonomy=TAXONOMY, say=lambda line: None) if r.computed] == ["layouts"]
+    assert build(dbt, *models, command="run") == ""
+    assert check(dbt, guard) == ""
