@@ -18,7 +18,8 @@ The rules, so that importing is safe to repeat and never loses a good row:
   spelling seen; notes are stored as a spreadsheet shows them as text (`inert_cell`);
 - the seed is read, merged and written under a lock, atomically, sorted by venue, category,
   expert and paper, so importing the same file twice leaves the very same bytes
-  (`seed_file`).
+  (`seed_file`); the new seed replaces the old one only once it loads the way dbt loads it
+  (`dbt_load_problem`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperrank.core.errors import PaperrankError
+from paperrank.core.seed_load import declared_types, load_problem
+from paperrank.core.seeds import SEEDS
 from paperrank.core.spreadsheet import inert_cell, plain_cell
 from paperrank.picks.names import expert_key, name_problem, stored_name
 from paperrank.picks.papers import Papers, read_papers
@@ -190,6 +193,13 @@ def seed_text(picks: list[Pick]) -> str:
     return buffer.getvalue()
 
 
+def dbt_load_problem(written: Path, seed: Path) -> str | None:
+    """Why dbt could not load `written` as `seed`, with the column types declared beside the
+    seed (else the project's): the import checks its result with dbt's own reader."""
+    types = declared_types(seed.parent).get(seed.stem) or declared_types(SEEDS).get(seed.stem, {})
+    return load_problem(written, types, shown_as=seed)
+
+
 @dataclass
 class Outcome:
     taken: int
@@ -245,5 +255,5 @@ def import_files(files: list[Path], db: Path, seed: Path, wait: float = DEFAULT_
         text = seed_text(picks)
         changed = not seed.exists() or seed.read_text(encoding="utf-8") != text
         if changed:
-            write_atomically(seed, text)
+            write_atomically(seed, text, check=lambda written: dbt_load_problem(written, seed))
     return Outcome(taken, rejected, len(picks), changed)

@@ -4,7 +4,9 @@ dbt reads a seed with agate's CSV sniffer: a row with a missing or extra field, 
 quote or a value its declared type cannot hold ends in a long traceback that names neither
 the line nor the value.  This reads every seed the way a person edits it, as numbered lines,
 and prints one line per problem (`seeds/x.csv line 5: 3 fields, expected 4`), so the fix is
-obvious.  The declared types are the `column_types` of the seeds' YAML, the same ones dbt uses.
+obvious.  The declared types are the `column_types` of the seeds' YAML, the same ones dbt uses;
+a seed that reads well is then loaded the way dbt loads it (paperrank.core.seed_load), so one
+that dbt could not load is named with its line too.
 Exit 0 when every seed is well formed, 1 when one is not.
 """
 
@@ -15,9 +17,9 @@ import io
 from pathlib import Path
 
 import click
-import yaml
 
 from paperrank.core.errors import CheckFailed
+from paperrank.core.seed_load import declared_types, load_problem
 
 DEFAULT_SEEDS = Path("seeds")
 BOOLEANS = {"true", "false"}  # what the seeds use; dbt would also take other spellings
@@ -49,19 +51,12 @@ def check_folder(folder: Path) -> list[str]:
     types = declared_types(folder)
     problems: list[str] = []
     for path in sorted(folder.glob("*.csv")):
-        problems += check_file(path, types.get(path.stem, {}))
+        found = check_file(path, types.get(path.stem, {}))
+        if not found:  # well formed as a person reads it: does it load as dbt loads it?
+            loads = load_problem(path, types.get(path.stem, {}))
+            found = [loads] if loads else []
+        problems += found
     return problems
-
-
-def declared_types(folder: Path) -> dict[str, dict[str, str]]:
-    """seed name -> {column: type} from the `column_types` of the YAML files in `folder`."""
-    types: dict[str, dict[str, str]] = {}
-    for path in sorted([*folder.glob("*.yml"), *folder.glob("*.yaml")]):
-        document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        for seed in document.get("seeds") or []:
-            column_types = (seed.get("config") or {}).get("column_types") or {}
-            types[seed["name"]] = {str(k): str(v).lower() for k, v in column_types.items()}
-    return types
 
 
 def check_file(path: Path, types: dict[str, str]) -> list[str]:
