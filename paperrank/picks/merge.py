@@ -7,7 +7,8 @@ The rules, so that importing is safe to repeat and never loses a good row:
 - a file that is not a well-formed picks CSV (an unclosed quote, a row with more or fewer fields
   than the header, not UTF-8, a wrong header) is refused whole, with the line where it breaks:
   after a broken quote nothing below it can be trusted;
-- otherwise its rows are checked one by one; a row that cannot be taken (bad expert name, paper
+- otherwise its rows are checked one by one; a row that cannot be taken (a field over Python's
+  CSV field limit, bad expert name, paper
   not an accepted paper of its venue, paper not ranked, paper ranked in another category, the
   same paper twice for one expert) is reported with its file, line and reason, and the file's
   other rows are still taken;
@@ -30,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paperrank.core.csv_fields import oversized
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seed_load import declared_types, load_problem
 from paperrank.core.seeds import SEEDS
@@ -98,6 +100,9 @@ def read_picks(path: Path, table: Table, papers: Papers,
     seen: dict[tuple[str, str, str], int] = {}
     for line, fields in table.records:
         problem, pick = _check_row(dict(zip(table.columns, fields, strict=True)), papers)
+        too_long = oversized(fields, table.columns)
+        if too_long is not None:  # the real reason, before any other check quotes the field
+            problem, pick = too_long, None
         if pick is not None:
             first = seen.get((pick.venue, pick.expert, pick.paper_id))
             if first is not None:
@@ -144,6 +149,10 @@ def read_seed(seed: Path, table: Table, papers: Papers, experts: Experts) -> lis
     seen: dict[tuple[str, str, str], int] = {}
     for line, fields in table.records:
         row = dict(zip(table.columns, fields, strict=True))
+        too_long = oversized(fields, table.columns)
+        if too_long is not None:
+            raise PaperrankError(f"{seed}:{line}: {too_long}; fix that line of the seed by hand, "
+                                 "then run the import again")
         empty = [c for c in ("venue", "paper_id", "category", "selected_by")
                  if c in row and not row[c].strip()]
         if empty:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from paperrank.core.csv_fields import oversized, whole_fields
 from paperrank.core.errors import CheckFailed
 from paperrank.core.seed_load import declared_types, load_problem
 
@@ -76,6 +77,10 @@ def check_file(path: Path, types: dict[str, str]) -> list[str]:
     if problems:
         return problems
     for line, fields in body:
+        too_long = oversized(fields, header)
+        if too_long is not None:  # dbt's seed reader stops at it
+            problems.append(f"{path} line {line}: {too_long}")
+            continue
         if len(fields) != len(header):
             problems.append(f"{path} line {line}: {len(fields)} fields, expected {len(header)} "
                             f"({', '.join(header)})")
@@ -94,10 +99,11 @@ def _records(path: Path, text: str) -> list[tuple[int, list[str]]] | str:
     records: list[tuple[int, list[str]]] = []
     start = 1
     try:
-        for fields in reader:
-            if fields:
-                records.append((start, fields))
-            start = reader.line_num + 1
+        with whole_fields(len(text)):  # a long field is its line's problem (check_file)
+            for fields in reader:
+                if fields:
+                    records.append((start, fields))
+                start = reader.line_num + 1
     except csv.Error as error:
         return f"{path} line {start}: {error} (an unclosed or misplaced double quote?)"
     return records

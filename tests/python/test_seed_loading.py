@@ -96,3 +96,18 @@ def test_an_import_whose_result_dbt_cannot_load_leaves_the_seed(tmp_path: Path, 
     assert seed.read_text(encoding="utf-8") == ",".join(HEADER) + "\n"
     assert sorted(p.name for p in folder.iterdir()) == [".expert_selections.csv.lock",
                                                        "_seeds.yml", "expert_selections.csv"]
+
+
+def test_a_seed_field_over_the_csv_limit_is_named_with_its_line(tmp_path: Path) -> None:
+    """dbt reads a seed with Python's csv first: a field over its limit would stop it."""
+    root = copy_project(tmp_path / "project")
+    long_note = "x" * 200_000
+    (root / "seeds" / "expert_selections.csv").write_text(
+        ",".join(HEADER) + f"\nICLR 2026,p1,Agentic AI,Ann,\"{long_note}\"\nICLR 2026,p2,Agentic AI,Ann,\n",
+        encoding="utf-8")
+    result = subprocess.run([str(BIN / "python"), "-m", "paperrank", "quality", "seeds"], cwd=root,
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.splitlines()[0] == (
+        "seeds/expert_selections.csv line 2: field 'note' is 200,000 characters long, larger "
+        "than the field limit (131,072)")
