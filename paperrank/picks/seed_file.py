@@ -70,8 +70,15 @@ def seed_lock(seed: Path, wait: float, on_wait: Callable[[str], None]) -> Iterat
                         f"{holder}, which is writing {seed}")
                 waiting = True
             time.sleep(POLL_SECONDS)
-        os.ftruncate(handle, 0)
-        os.pwrite(handle, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(handle, 0)
+            os.pwrite(handle, f"{os.getpid()}\n".encode(), 0)
+        except OSError as error:
+            if disk_error(error) is None:
+                raise
+            raise PaperrankError(f"cannot write {path} (the lock of {seed}): {error.strerror}; "
+                                 "nothing was imported: free space or choose a writable folder, "
+                                 "then run this again") from None
         remove_stale_temporaries(seed)
         yield
     finally:
@@ -124,10 +131,14 @@ def write_atomically(seed: Path, text: str,
         os.replace(temporary, seed)
     except OSError as error:
         temporary.unlink(missing_ok=True)
-        refused = disk_error(error)
-        if refused is None:
+        if disk_error(error) is not None:  # named here: os.write's error names no file
+            what = f"{seed} was left as it was: free space or choose a writable folder"
+        elif error.errno == errno.ENOENT and not seed.parent.is_dir():
+            what = f"its folder {seed.parent} is gone: create it or choose another --seed"
+        else:
             raise
-        raise refused from None
+        raise PaperrankError(f"cannot write {seed} (its new version {temporary.name}): "
+                             f"{error.strerror}; {what}, then run this again") from None
     folder = os.open(seed.parent, os.O_RDONLY)
     try:
         os.fsync(folder)
