@@ -251,6 +251,17 @@ def statuses(data: VenueMarts) -> list[str]:
     return sorted(counted.index, key=lambda s: (-int(counted[s]), s))
 
 
+def searched(data: VenueMarts) -> str:
+    """What the page's search box searches, as its label says it: titles always, and authors,
+    keywords and abstracts only when the venue's data has them (ICLR's accepted-papers file has
+    no authors: a label promising them would send an expert looking for what is not there)."""
+    fields = ["titles"]
+    for column, name in (("authors", "authors"), ("keywords", "keywords"), ("abstract", "abstracts")):
+        if column in data.rankings and data.rankings[column].fillna("").astype(str).str.strip().ne("").any():
+            fields.append(name)
+    return ", ".join(fields)
+
+
 def unlisted_papers(data: VenueMarts, sections: list[CategorySection]) -> list[list[Any]]:
     """Every ranked paper that no section lists, for the page's search: [paper_id, category,
     rank, title, authors, link, band, status, keywords], the link "" when it is FORUM_PREFIX +

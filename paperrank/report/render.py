@@ -156,6 +156,7 @@ def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -
                                     data.uncertainty is not None, data.rank_sets is not None),
         "picks_built": data.picks is not None,
         "statuses": content.statuses(data),
+        "searched": content.searched(data),
         "quota": check_quota(quota),
         "year": venue_year(data.venue),
         "heatmap": figures.heatmap(heat, key="audit-heatmap") if not heat.empty else None,
