@@ -4,9 +4,7 @@ dbt reads a seed with agate's CSV sniffer: a row with a missing or extra field, 
 quote or a value its declared type cannot hold ends in a long traceback that names neither
 the line nor the value.  This reads every seed the way a person edits it, as numbered lines,
 and prints one line per problem (`seeds/x.csv line 5: 3 fields, expected 4`), so the fix is
-obvious.  The declared types are the `column_types` of the seeds' YAML, the same ones dbt uses;
-a seed that reads well is then loaded the way dbt loads it (paperrank.core.seed_load), so one
-that dbt could not load is named with its line too.
+obvious.  The declared types are the `column_types` of the seeds' YAML, the same ones dbt uses.
 Exit 0 when every seed is well formed, 1 when one is not.
 """
 
@@ -48,7 +46,9 @@ def command(seeds_dir: Path) -> None:
 
 
 def check_folder(folder: Path) -> list[str]:
-    """Every problem of every seed CSV in `folder`, one readable line each."""
+    """Every problem of every seed CSV in `folder`, one readable line each: as a person reads it
+    (fields, quotes, types), then, for a seed that reads well, as dbt loads it
+    (paperrank.core.seed_load), so a seed dbt could not load is named with its line too."""
     types = declared_types(folder)
     problems: list[str] = []
     for path in sorted(folder.glob("*.csv")):
