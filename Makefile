@@ -38,27 +38,27 @@ CSV_BOM ?= no
 # article's method alone) or a comma list of uncertainty,rank_sets,outcomes,picks,related;
 # empty: all (docs/dbt_project.md, "Parts")
 EXTRAS ?=
-SETTINGS = $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(TOP_N),--top-n "$(TOP_N)") \
-    $(if $(WEIGHT_SET),--weight-set "$(WEIGHT_SET)") \
-    --venue "$(VENUE)" --label-model "$(LABEL_MODEL)" --profile "$(PROFILE)" \
-    --engine "$(ENGINE)"
+SETTINGS = $(if $(TAXONOMY),--taxonomy "$$TAXONOMY") $(if $(TOP_N),--top-n "$$TOP_N") \
+    $(if $(WEIGHT_SET),--weight-set "$$WEIGHT_SET") \
+    --venue "$$VENUE" --label-model "$$LABEL_MODEL" --profile "$$PROFILE" \
+    --engine "$$ENGINE"
 BOM_FLAG = $(if $(filter yes true 1,$(CSV_BOM)),--bom)
-OUTPUT_DIRS = $(if $(EXPORT_DIR),--export-dir "$(EXPORT_DIR)") $(if $(REPORT_DIR),--report-dir "$(REPORT_DIR)")
+OUTPUT_DIRS = $(if $(EXPORT_DIR),--export-dir "$$EXPORT_DIR") $(if $(REPORT_DIR),--report-dir "$$REPORT_DIR")
 # The rank-uncertainty and weight-sensitivity settings (docs/rank-uncertainty.md), each passed
 # only when set: e.g. make rank RANK_UNCERTAINTY_METHOD=normal WEIGHT_DRAWS=50; empty: dbt_project.yml's
-SETTINGS += $(if $(RANK_UNCERTAINTY_METHOD),--rank-uncertainty-method "$(RANK_UNCERTAINTY_METHOD)")
-SETTINGS += $(if $(RANK_UNCERTAINTY_REPLICATES),--rank-uncertainty-replicates "$(RANK_UNCERTAINTY_REPLICATES)")
-SETTINGS += $(if $(RANK_UNCERTAINTY_SEED),--rank-uncertainty-seed "$(RANK_UNCERTAINTY_SEED)")
-SETTINGS += $(if $(RANK_UNCERTAINTY_ROW_BUDGET),--rank-uncertainty-row-budget "$(RANK_UNCERTAINTY_ROW_BUDGET)")
-SETTINGS += $(if $(RANK_BAND_SECURE),--rank-band-secure "$(RANK_BAND_SECURE)")
-SETTINGS += $(if $(RANK_BAND_OUTSIDE),--rank-band-outside "$(RANK_BAND_OUTSIDE)")
-SETTINGS += $(if $(WEIGHT_DRAWS),--weight-draws "$(WEIGHT_DRAWS)")
-SETTINGS += $(if $(WEIGHT_CONCENTRATION),--weight-concentration "$(WEIGHT_CONCENTRATION)")
-SETTINGS += $(if $(WEIGHT_TAU_MAX_PAPERS),--weight-tau-max-papers "$(WEIGHT_TAU_MAX_PAPERS)")
-SETTINGS += $(if $(EXTRAS),--extras "$(EXTRAS)")
+SETTINGS += $(if $(RANK_UNCERTAINTY_METHOD),--rank-uncertainty-method "$$RANK_UNCERTAINTY_METHOD")
+SETTINGS += $(if $(RANK_UNCERTAINTY_REPLICATES),--rank-uncertainty-replicates "$$RANK_UNCERTAINTY_REPLICATES")
+SETTINGS += $(if $(RANK_UNCERTAINTY_SEED),--rank-uncertainty-seed "$$RANK_UNCERTAINTY_SEED")
+SETTINGS += $(if $(RANK_UNCERTAINTY_ROW_BUDGET),--rank-uncertainty-row-budget "$$RANK_UNCERTAINTY_ROW_BUDGET")
+SETTINGS += $(if $(RANK_BAND_SECURE),--rank-band-secure "$$RANK_BAND_SECURE")
+SETTINGS += $(if $(RANK_BAND_OUTSIDE),--rank-band-outside "$$RANK_BAND_OUTSIDE")
+SETTINGS += $(if $(WEIGHT_DRAWS),--weight-draws "$$WEIGHT_DRAWS")
+SETTINGS += $(if $(WEIGHT_CONCENTRATION),--weight-concentration "$$WEIGHT_CONCENTRATION")
+SETTINGS += $(if $(WEIGHT_TAU_MAX_PAPERS),--weight-tau-max-papers "$$WEIGHT_TAU_MAX_PAPERS")
+SETTINGS += $(if $(EXTRAS),--extras "$$EXTRAS")
 # related papers and the label audit (docs/related-papers.md), each passed only when set
-SETTINGS += $(if $(RELATED_PAPERS),--related-papers "$(RELATED_PAPERS)")
-SETTINGS += $(if $(LABEL_AUDIT_THRESHOLD),--label-audit-threshold "$(LABEL_AUDIT_THRESHOLD)")
+SETTINGS += $(if $(RELATED_PAPERS),--related-papers "$$RELATED_PAPERS")
+SETTINGS += $(if $(LABEL_AUDIT_THRESHOLD),--label-audit-threshold "$$LABEL_AUDIT_THRESHOLD")
 UNCERTAINTY_SETTINGS = RANK_UNCERTAINTY_METHOD RANK_UNCERTAINTY_REPLICATES RANK_UNCERTAINTY_SEED RANK_UNCERTAINTY_ROW_BUDGET RANK_BAND_SECURE RANK_BAND_OUTSIDE WEIGHT_DRAWS WEIGHT_CONCENTRATION WEIGHT_TAU_MAX_PAPERS
 
 # The engine dbt builds on: duckdb (default) or spark (dbt-spark in a local Spark session; its
@@ -66,7 +66,7 @@ UNCERTAINTY_SETTINGS = RANK_UNCERTAINTY_METHOD RANK_UNCERTAINTY_REPLICATES RANK_
 # from DuckDB first (spark-raw), and the marts are Parquet under PAPERRANK_SPARK_WAREHOUSE.
 ENGINE ?= duckdb
 ifeq ($(filter $(ENGINE),duckdb spark),)
-$(error ENGINE must be duckdb or spark, not "$(ENGINE)")
+$(error ENGINE must be duckdb or spark, not "$$ENGINE")
 endif
 export PAPERRANK_SPARK_WAREHOUSE ?= warehouse/spark
 ENGINE_SETUP := $(if $(filter spark,$(ENGINE)),setup-spark)
@@ -76,6 +76,18 @@ DEMO_DB ?= warehouse/demo.duckdb
 DEMO_PUBLISHED_DB ?= warehouse/demo_published.duckdb
 # papers of the synthetic venue (empty: ICML 2026's 6,352)
 DEMO_PAPERS ?=
+
+# Every variable a recipe hands to paperrank reaches it as the very text typed: each is taken
+# unexpanded (`$(value ...)`: a `$` stays a `$`), exported, and named in the recipes as a shell
+# variable in double quotes ("$$VENUE"), which the shell neither splits nor expands again (quotes,
+# `$`, backticks and spaces arrive unchanged); a value pasted into the recipe's text ("$(VENUE)")
+# would be read by the shell, its quotes dropped and its backticks run.
+PASSED_VARS = TAXONOMY TOP_N WEIGHT_SET VENUE LABEL_MODEL PROFILE EXPORT_DIR REPORT_DIR PICK_QUOTA \
+    CSV_BOM EXTRAS ENGINE $(UNCERTAINTY_SETTINGS) RELATED_PAPERS LABEL_AUDIT_THRESHOLD VENUE_ID \
+    OPENREVIEW_URL LLM_URL SNAPSHOT_DIR REPORT_DB DEMO_DIR DEMO_DB DEMO_PUBLISHED_DB DEMO_PAPERS \
+    BENCH_SCALES PAPERRANK_DB PAPERRANK_PUBLISHED_DB
+$(foreach v,$(PASSED_VARS),$(eval override $(v) := $$(value $(v))))
+export $(PASSED_VARS)
 
 # a var's default as dbt_project.yml sets it, read when make help shows it (the file is its one home)
 PROJECT_VAR = $(shell sed -n 's/^  $(1): *//p' dbt_project.yml)
@@ -87,12 +99,12 @@ help: ## the targets and the settings with their current values
 	@echo "targets (make <target>):"
 	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 18
 	@echo "settings (current value):"
-	@echo "  TAXONOMY=$(or $(TAXONOMY),$(call PROJECT_VAR,taxonomy))  TOP_N=$(or $(TOP_N),$(call PROJECT_VAR,top_n))  WEIGHT_SET=$(or $(WEIGHT_SET),$(call PROJECT_VAR,weight_set))  VENUE=$(VENUE)  (the first three when empty: dbt_project.yml's)"
-	@echo "  LABEL_MODEL=$(LABEL_MODEL)  PROFILE=$(PROFILE)  ENGINE=$(ENGINE)  EXTRAS=$(EXTRAS) (empty: all)  EXPORT_DIR=$(EXPORT_DIR)  REPORT_DIR=$(REPORT_DIR)  PICK_QUOTA=$(PICK_QUOTA)  CSV_BOM=$(CSV_BOM)"
-	@echo "  PAPERRANK_DB=$(PAPERRANK_DB)  PAPERRANK_PUBLISHED_DB=$(PAPERRANK_PUBLISHED_DB)"
-	@echo "  uncertainty (empty: dbt_project.yml's):$(foreach v,$(UNCERTAINTY_SETTINGS), $(v)=$($(v)))"
-	@echo "  related (empty: dbt_project.yml's): RELATED_PAPERS=$(RELATED_PAPERS) LABEL_AUDIT_THRESHOLD=$(LABEL_AUDIT_THRESHOLD)"
-	@echo "  VENUE_ID=$(VENUE_ID)  OPENREVIEW_URL=$(OPENREVIEW_URL)  LLM_URL=$(LLM_URL)  SNAPSHOT_DIR=$(SNAPSHOT_DIR)"
+	@echo "  TAXONOMY=$${TAXONOMY:-$(call PROJECT_VAR,taxonomy)}  TOP_N=$${TOP_N:-$(call PROJECT_VAR,top_n)}  WEIGHT_SET=$${WEIGHT_SET:-$(call PROJECT_VAR,weight_set)}  VENUE=$$VENUE  (the first three when empty: dbt_project.yml's)"
+	@echo "  LABEL_MODEL=$$LABEL_MODEL  PROFILE=$$PROFILE  ENGINE=$$ENGINE  EXTRAS=$$EXTRAS (empty: all)  EXPORT_DIR=$$EXPORT_DIR  REPORT_DIR=$$REPORT_DIR  PICK_QUOTA=$$PICK_QUOTA  CSV_BOM=$$CSV_BOM"
+	@echo "  PAPERRANK_DB=$$PAPERRANK_DB  PAPERRANK_PUBLISHED_DB=$$PAPERRANK_PUBLISHED_DB"
+	@echo "  uncertainty (empty: dbt_project.yml's):$(foreach v,$(UNCERTAINTY_SETTINGS), $(v)=$$$(v))"
+	@echo "  related (empty: dbt_project.yml's): RELATED_PAPERS=$$RELATED_PAPERS LABEL_AUDIT_THRESHOLD=$$LABEL_AUDIT_THRESHOLD"
+	@echo "  VENUE_ID=$$VENUE_ID  OPENREVIEW_URL=$$OPENREVIEW_URL  LLM_URL=$$LLM_URL  SNAPSHOT_DIR=$$SNAPSHOT_DIR"
 	@echo "every command: .venv/bin/paperrank --help (docs/cli.md)"
 
 setup: $(VENV)/.installed ## create or update .venv with the project and its dev tools
@@ -135,32 +147,32 @@ spark-raw: setup-spark ## copy the DuckDB raw layer to Parquet and register it a
 
 ## The main job, offline: synthetic ICML-sized venue -> keyword labels -> checks -> dbt -> publish -> CSVs.
 demo: setup ## the main job offline: synthetic venue, keyword labels, checks, dbt, publish, CSVs
-	@PAPERRANK_DB=$(DEMO_DB) PAPERRANK_PUBLISHED_DB=$(DEMO_PUBLISHED_DB) $(PAPERRANK) demo --out "$(DEMO_DIR)" $(if $(REPORT_DIR),--report-dir "$(REPORT_DIR)") \
-	    $(if $(DEMO_PAPERS),--papers $(DEMO_PAPERS))
+	@PAPERRANK_DB="$$DEMO_DB" PAPERRANK_PUBLISHED_DB="$$DEMO_PUBLISHED_DB" $(PAPERRANK) demo --out "$$DEMO_DIR" $(if $(REPORT_DIR),--report-dir "$$REPORT_DIR") \
+	    $(if $(DEMO_PAPERS),--papers "$$DEMO_PAPERS")
 
 ## A real venue end to end: fetch from OpenReview, classify with the LLM, rank, export.
 ##   make run VENUE_ID=ICML.cc/2026/Conference VENUE="ICML 2026" TAXONOMY=icml2026
 ##   OPENREVIEW_URL and LLM_URL point the fetch and the classifier at other endpoints;
 ##   SNAPSHOT_DIR moves the snapshots (default snapshots/<venue>/).
 run: setup ## a real venue end to end: fetch from OpenReview, classify with the LLM, rank
-	@test -n "$(VENUE_ID)" || (echo "usage: make run VENUE_ID=ICML.cc/2026/Conference VENUE='ICML 2026' [TAXONOMY=icml2026]"; exit 2)
-	$(PAPERRANK) classify check $(if $(LLM_URL),--base-url "$(LLM_URL)")
-	$(PAPERRANK) ingest openreview --venue-id "$(VENUE_ID)" --venue "$(or $(VENUE),$(VENUE_ID))" \
-	    $(if $(OPENREVIEW_URL),--base-url "$(OPENREVIEW_URL)") \
-	    $(if $(SNAPSHOT_DIR),--snapshot-dir "$(SNAPSHOT_DIR)")
-	$(PAPERRANK) classify run $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(LLM_URL),--base-url "$(LLM_URL)")
+	@test -n "$$VENUE_ID" || (echo "usage: make run VENUE_ID=ICML.cc/2026/Conference VENUE='ICML 2026' [TAXONOMY=icml2026]"; exit 2)
+	$(PAPERRANK) classify check $(if $(LLM_URL),--base-url "$$LLM_URL")
+	$(PAPERRANK) ingest openreview --venue-id "$$VENUE_ID" --venue "$${VENUE:-$$VENUE_ID}" \
+	    $(if $(OPENREVIEW_URL),--base-url "$$OPENREVIEW_URL") \
+	    $(if $(SNAPSHOT_DIR),--snapshot-dir "$$SNAPSHOT_DIR")
+	$(PAPERRANK) classify run $(if $(TAXONOMY),--taxonomy "$$TAXONOMY") $(if $(LLM_URL),--base-url "$$LLM_URL")
 	$(MAKE) --no-print-directory rank
 
 ## Everything after loading, in one process: raw checks, dbt build, mart checks, marts agree,
 ## publish to PAPERRANK_PUBLISHED_DB, one CSV per category from the published build.
 rank: setup $(ENGINE_SETUP) ## everything after loading: checks, dbt build, audit, publish, CSVs, report
-	$(PAPERRANK) rank $(SETTINGS) $(OUTPUT_DIRS) $(BOM_FLAG) $(if $(PICK_QUOTA),--pick-quota "$(PICK_QUOTA)")
+	$(PAPERRANK) rank $(SETTINGS) $(OUTPUT_DIRS) $(BOM_FLAG) $(if $(PICK_QUOTA),--pick-quota "$$PICK_QUOTA")
 
 ## The experts' report: one self-contained HTML page per venue, from the published marts
 ##   (PAPERRANK_PUBLISHED_DB; REPORT_DB=path reads another warehouse). make rank writes it too.
 report: setup ## the experts' HTML report of the published build, one page per venue
-	$(PAPERRANK) report $(if $(REPORT_DIR),--out-dir "$(REPORT_DIR)") $(if $(VENUE),--venue "$(VENUE)") \
-	    $(if $(REPORT_DB),--db "$(REPORT_DB)") $(if $(PICK_QUOTA),--pick-quota "$(PICK_QUOTA)")
+	$(PAPERRANK) report $(if $(REPORT_DIR),--out-dir "$$REPORT_DIR") $(if $(VENUE),--venue "$$VENUE") \
+	    $(if $(REPORT_DB),--db "$$REPORT_DB") $(if $(PICK_QUOTA),--pick-quota "$$PICK_QUOTA")
 
 ## dbt build alone, in the working warehouse (publishes nothing); ENGINE=spark: on Spark.
 build: setup $(ENGINE_SETUP) ## dbt build alone in the working warehouse (publishes nothing)
@@ -172,7 +184,7 @@ publish: setup $(ENGINE_SETUP) ## audit and publish what make build built (marts
 
 ## The CSVs of the published build (the same export `make rank` ends with).
 export: setup ## the CSVs of the published build
-	$(PAPERRANK) export $(if $(EXPORT_DIR),--export-dir "$(EXPORT_DIR)") --venue "$(VENUE)" $(BOM_FLAG)
+	$(PAPERRANK) export $(if $(EXPORT_DIR),--export-dir "$$EXPORT_DIR") --venue "$$VENUE" $(BOM_FLAG)
 
 publications: setup ## list the kept publications and which one is published
 	$(PAPERRANK) publications
@@ -180,17 +192,17 @@ publications: setup ## list the kept publications and which one is published
 ## Publish a venue's previous build again (VENUE=...; may be left out when one venue is published),
 ## and its CSVs and report page; the other venues stay as they are.
 rollback: setup ## publish a venue's previous build again (VENUE=...), with its CSVs and page
-	$(PAPERRANK) rollback --venue "$(VENUE)" $(OUTPUT_DIRS)
+	$(PAPERRANK) rollback --venue "$$VENUE" $(OUTPUT_DIRS)
 
 validate: setup validate-raw validate-marts ## the great-expectations checks on the raw layer and the marts
 
 validate-raw: setup ## the great-expectations checks on the raw layer (before dbt)
-	$(PAPERRANK) validate --stage raw $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(TOP_N),--top-n "$(TOP_N)") \
-	    $(if $(PROFILE),--profile $(PROFILE))
+	$(PAPERRANK) validate --stage raw $(if $(TAXONOMY),--taxonomy "$$TAXONOMY") $(if $(TOP_N),--top-n "$$TOP_N") \
+	    $(if $(PROFILE),--profile "$$PROFILE")
 
 validate-marts: setup ## the great-expectations checks on the marts (after dbt)
-	$(PAPERRANK) validate --stage marts $(if $(TAXONOMY),--taxonomy "$(TAXONOMY)") $(if $(TOP_N),--top-n "$(TOP_N)") \
-	    --engine $(ENGINE)
+	$(PAPERRANK) validate --stage marts $(if $(TAXONOMY),--taxonomy "$$TAXONOMY") $(if $(TOP_N),--top-n "$$TOP_N") \
+	    --engine "$$ENGINE"
 
 # The linters side by side: mypy runs on one core, sqlfluff one process a core (.sqlfluff), so
 # together they keep both cores busy; each one's output comes out whole (--output-sync), and any
@@ -259,7 +271,7 @@ docs: setup ## dbt docs as one static page: target/static_index.html opens from 
 	@echo "open $(or $(DBT_TARGET_PATH),target)/static_index.html in a browser (no server needed)"
 
 bench: setup ## the ranking, uncertainty, rank-set, outcome, related-papers, operator-command and report-page benchmarks (bench/README.md); BENCH_SCALES=1m-short,... picks scales
-	$(PY) -m bench $(if $(BENCH_SCALES),--scales "$(BENCH_SCALES)")
+	$(PY) -m bench $(if $(BENCH_SCALES),--scales "$$BENCH_SCALES")
 	$(PY) -m bench.uncertainty
 	$(PY) -m bench.rank_sets --command 15,10000,100000 --runs 3
 	$(PY) -m bench.rank_sets --command 1000000 --runs 1
@@ -267,15 +279,15 @@ bench: setup ## the ranking, uncertainty, rank-set, outcome, related-papers, ope
 	$(PY) -m bench.outcomes --synthetic 1000000
 	$(PY) -m bench.related
 	$(PY) -m bench.pipeline --runs 3
-	@if [ -f "$(PAPERRANK_PUBLISHED_DB)" ]; then \
-	    $(PY) -m paperrank.report.bench --db "$(PAPERRANK_PUBLISHED_DB)" && \
-	    $(PY) -m bench.rank_sets --db "$(PAPERRANK_PUBLISHED_DB)" && \
-	    $(PY) -m bench.outcomes --db "$(PAPERRANK_PUBLISHED_DB)"; \
-	else echo "report-page, rank-set and outcome benchmarks of a real build skipped: no published build at $(PAPERRANK_PUBLISHED_DB) (make rank first)"; fi
+	@if [ -f "$$PAPERRANK_PUBLISHED_DB" ]; then \
+	    $(PY) -m paperrank.report.bench --db "$$PAPERRANK_PUBLISHED_DB" && \
+	    $(PY) -m bench.rank_sets --db "$$PAPERRANK_PUBLISHED_DB" && \
+	    $(PY) -m bench.outcomes --db "$$PAPERRANK_PUBLISHED_DB"; \
+	else echo "report-page, rank-set and outcome benchmarks of a real build skipped: no published build at $$PAPERRANK_PUBLISHED_DB (make rank first)"; fi
 
 ## make rank against dbt build alone on the real ICLR 2026 data (issue 11's 2x target).
 bench-rank: setup ## make rank against dbt build alone on the real ICLR 2026 data
 	$(PY) -m bench.rank_bench
 
 clean: ## remove dbt's target and logs, outputs, exports and the demo warehouses
-	rm -rf target logs output exports exports.versions $(DEMO_DB) $(DEMO_PUBLISHED_DB) $(DEMO_PUBLISHED_DB).versions
+	rm -rf target logs output exports exports.versions "$$DEMO_DB" "$$DEMO_PUBLISHED_DB" "$$DEMO_PUBLISHED_DB.versions"

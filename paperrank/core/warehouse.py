@@ -13,6 +13,7 @@ Rules enforced here:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from paperrank.core import config
+from paperrank.core.disk import duckdb_write_error
 from paperrank.core.errors import PaperrankError, WarehouseLocked
 from paperrank.core.seeds import review_score_columns
 from paperrank.related.store import DDL as DERIVED_DDL
@@ -155,12 +157,26 @@ def connect(path: Path | str | None = None, read_only: bool = False) -> duckdb.D
             raise PaperrankError(f"warehouse {target} does not exist; load data first")
         return open_duckdb(target, read_only=True)
     target.parent.mkdir(parents=True, exist_ok=True)
-    con = open_duckdb(target)
-    con.execute(DDL)
-    # the derived schema too (empty until paperrank related runs), so dbt's `derived` sources
-    # exist in every warehouse a loader wrote
-    con.execute(DERIVED_DDL)
-    _fill_reason_kinds(con)
+    try:
+        con = open_duckdb(target)
+    except duckdb.Error as error:
+        refused = duckdb_write_error(error, target, "opening the working warehouse", "nothing was loaded")
+        if refused is None:
+            raise
+        raise refused from None
+    try:
+        con.execute(DDL)
+        # the derived schema too (empty until paperrank related runs), so dbt's `derived` sources
+        # exist in every warehouse a loader wrote
+        con.execute(DERIVED_DDL)
+        _fill_reason_kinds(con)
+    except duckdb.Error as error:
+        con.close()
+        refused = duckdb_write_error(error, target, "creating the raw layer's tables",
+                                     "nothing was loaded")
+        if refused is None:
+            raise
+        raise refused from None
     return con
 
 
@@ -377,6 +393,7 @@ def write_batch(con: duckdb.DuckDBPyConnection, batch: Batch) -> LoadSummary:
     load_id = uuid.uuid4().hex
     now = datetime.now(UTC)
     snapshot = batch.snapshot_at if batch.snapshot_at.tzinfo else batch.snapshot_at.replace(tzinfo=UTC)
+    path = one_row(con, "select path from duckdb_databases() where database_name = current_database()")[0]
     con.execute("begin transaction")
     try:
         papers_changed = _write_papers(con, batch, snapshot, now)
@@ -393,9 +410,13 @@ def write_batch(con: duckdb.DuckDBPyConnection, batch: Batch) -> LoadSummary:
             ],
         )
         con.execute("commit")
-    except Exception:
-        con.execute("rollback")
-        raise
+    except Exception as error:
+        _roll_back(con)
+        refused = duckdb_write_error(error, path, f"loading {batch.source} into the raw layer",
+                                     "nothing of it was loaded")
+        if refused is None:
+            raise
+        raise refused from None
     by_reason: dict[str, int] = {}
     for rejection in batch.rejected:
         by_reason[rejection.kind] = by_reason.get(rejection.kind, 0) + 1
@@ -403,6 +424,13 @@ def write_batch(con: duckdb.DuckDBPyConnection, batch: Batch) -> LoadSummary:
         load_id, batch.source, batch.records_read, len(batch.papers), papers_changed,
         len(batch.reviews), reviews_changed, len(batch.labels), labels_added, by_reason,
     )
+
+
+def _roll_back(con: duckdb.DuckDBPyConnection) -> None:
+    """Roll the batch's transaction back, if it is still open: a commit the disk refused has
+    ended it already, and the error that stopped the batch is the one to report."""
+    with contextlib.suppress(duckdb.Error):
+        con.execute("rollback")
 
 
 def _write_papers(con: duckdb.DuckDBPyConnection, batch: Batch, snapshot: datetime,

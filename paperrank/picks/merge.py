@@ -7,7 +7,8 @@ The rules, so that importing is safe to repeat and never loses a good row:
 - a file that is not a well-formed picks CSV (an unclosed quote, a row with more or fewer fields
   than the header, not UTF-8, a wrong header) is refused whole, with the line where it breaks:
   after a broken quote nothing below it can be trusted;
-- otherwise its rows are checked one by one; a row that cannot be taken (bad expert name, paper
+- otherwise its rows are checked one by one; a row that cannot be taken (a field over Python's
+  CSV field limit, bad expert name, paper
   not an accepted paper of its venue, paper not ranked, paper ranked in another category, the
   same paper twice for one expert) is reported with its file, line and reason, and the file's
   other rows are still taken;
@@ -18,7 +19,8 @@ The rules, so that importing is safe to repeat and never loses a good row:
   spelling seen; notes are stored as a spreadsheet shows them as text (`inert_cell`);
 - the seed is read, merged and written under a lock, atomically, sorted by venue, category,
   expert and paper, so importing the same file twice leaves the very same bytes
-  (`seed_file`).
+  (`seed_file`); the new seed replaces the old one only once it loads the way dbt loads it
+  (`dbt_load_problem`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paperrank.core.csv_fields import oversized
 from paperrank.core.errors import PaperrankError
+from paperrank.core.seed_load import declared_types, load_problem
+from paperrank.core.seeds import SEEDS
 from paperrank.core.spreadsheet import inert_cell, plain_cell
 from paperrank.picks.names import expert_key, name_problem, stored_name
 from paperrank.picks.papers import Papers, read_papers
@@ -95,6 +100,9 @@ def read_picks(path: Path, table: Table, papers: Papers,
     seen: dict[tuple[str, str, str], int] = {}
     for line, fields in table.records:
         problem, pick = _check_row(dict(zip(table.columns, fields, strict=True)), papers)
+        too_long = oversized(fields, table.columns)
+        if too_long is not None:  # the real reason, before any other check quotes the field
+            problem, pick = too_long, None
         if pick is not None:
             first = seen.get((pick.venue, pick.expert, pick.paper_id))
             if first is not None:
@@ -141,6 +149,10 @@ def read_seed(seed: Path, table: Table, papers: Papers, experts: Experts) -> lis
     seen: dict[tuple[str, str, str], int] = {}
     for line, fields in table.records:
         row = dict(zip(table.columns, fields, strict=True))
+        too_long = oversized(fields, table.columns)
+        if too_long is not None:
+            raise PaperrankError(f"{seed}:{line}: {too_long}; fix that line of the seed by hand, "
+                                 "then run the import again")
         empty = [c for c in ("venue", "paper_id", "category", "selected_by")
                  if c in row and not row[c].strip()]
         if empty:
@@ -188,6 +200,13 @@ def seed_text(picks: list[Pick]) -> str:
     writer.writerows((p.venue, p.paper_id, p.category, p.selected_by, inert_cell(p.note))
                      for p in picks)
     return buffer.getvalue()
+
+
+def dbt_load_problem(written: Path, seed: Path) -> str | None:
+    """Why dbt could not load `written` as `seed`, with the column types declared beside the
+    seed (else the project's): the import checks its result with dbt's own reader."""
+    types = declared_types(seed.parent).get(seed.stem) or declared_types(SEEDS).get(seed.stem, {})
+    return load_problem(written, types, shown_as=seed)
 
 
 @dataclass
@@ -245,5 +264,5 @@ def import_files(files: list[Path], db: Path, seed: Path, wait: float = DEFAULT_
         text = seed_text(picks)
         changed = not seed.exists() or seed.read_text(encoding="utf-8") != text
         if changed:
-            write_atomically(seed, text)
+            write_atomically(seed, text, check=lambda written: dbt_load_problem(written, seed))
     return Outcome(taken, rejected, len(picks), changed)

@@ -7,8 +7,10 @@ for a spreadsheet to run).  The report page's script applies the same rule befor
 the download (templates/report.js, NAME_RE).
 
 An expert types a name into a browser: `Ann`, `ann` and a full-width `Ａnn` (an input method
-left in full-width mode) are one person. Names are therefore compared by `expert_key`: Unicode
-NFKC (full-width and compatibility forms to their plain letters) then case folding. What the
+left in full-width mode) are one person, and so are `José` typed composed and typed as `e` plus
+a combining accent (some keyboards and file systems decompose). A name is therefore checked in
+its NFC form (`name_problem`), and names are compared by `expert_key`: Unicode NFKC (composed,
+full-width and compatibility forms to their plain letters) then case folding. What the
 seed stores is `stored_name`, the NFKC form of the spelling seen first (the seed's, else the
 first imported file's), so an expert's later downloads in another width or case neither add a
 second expert nor rewrite the first one's lines.
@@ -35,9 +37,10 @@ def expert_key(name: str) -> str:
 
 
 def name_problem(name: str) -> str | None:
-    """Why `name` cannot be an expert's name, or None when it can: as typed, and as stored
-    (NFKC may turn an allowed character into one that is not, `＝` into `=`)."""
-    problem = _spelling_problem(name)
+    """Why `name` cannot be an expert's name, or None when it can: in NFC (a name typed in
+    decomposed form, `e` and a combining accent, is the same name as its composed `é`), and as
+    stored (NFKC may turn an allowed character into one that is not, `＝` into `=`)."""
+    problem = _spelling_problem(unicodedata.normalize("NFC", name))
     if problem is None and stored_name(name) != name:
         problem = _spelling_problem(stored_name(name))
         if problem is not None:

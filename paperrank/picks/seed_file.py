@@ -8,8 +8,9 @@
   process lock a file the second already holds open); the kernel releases the lock when its
   holder exits, however it exits.
 - **Atomic write.** The new seed is written to `.<seed name>.<pid>.tmp` beside it, with the
-  seed's own mode (0644 stays 0644), fsynced, renamed over the seed, and the folder fsynced:
-  a reader sees the old seed or the new one, never half of one.
+  seed's own mode (0644 stays 0644), fsynced, loaded the way dbt loads it (the caller's check:
+  a seed dbt could not load never replaces one it can), renamed over the seed, and the folder
+  fsynced: a reader sees the old seed or the new one, never half of one.
 - **No leftovers.** A temporary file outlives its process only when the process is killed
   between creating and renaming it. Only the lock holder writes one, so whatever temporary of
   this seed is there when the lock is taken is a dead process's, and is removed (with those
@@ -69,8 +70,15 @@ def seed_lock(seed: Path, wait: float, on_wait: Callable[[str], None]) -> Iterat
                         f"{holder}, which is writing {seed}")
                 waiting = True
             time.sleep(POLL_SECONDS)
-        os.ftruncate(handle, 0)
-        os.pwrite(handle, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(handle, 0)
+            os.pwrite(handle, f"{os.getpid()}\n".encode(), 0)
+        except OSError as error:
+            if disk_error(error) is None:
+                raise
+            raise PaperrankError(f"cannot write {path} (the lock of {seed}): {error.strerror}; "
+                                 "nothing was imported: free space or choose a writable folder, "
+                                 "then run this again") from None
         remove_stale_temporaries(seed)
         yield
     finally:
@@ -98,9 +106,11 @@ def remove_stale_temporaries(seed: Path) -> list[Path]:
     return removed
 
 
-def write_atomically(seed: Path, text: str) -> None:
-    """Replace `seed` by `text`: temporary file with the seed's mode, fsync, rename, fsync of
-    the folder (call with the lock held)."""
+def write_atomically(seed: Path, text: str,
+                     check: Callable[[Path], str | None] = lambda written: None) -> None:
+    """Replace `seed` by `text`: temporary file with the seed's mode, fsync, `check` of the
+    temporary (a problem refuses the write: the temporary goes, the seed stays), rename, fsync
+    of the folder (call with the lock held)."""
     mode = (seed.stat().st_mode & 0o7777) if seed.exists() else None
     temporary = temporary_path(seed)
     try:
@@ -114,13 +124,21 @@ def write_atomically(seed: Path, text: str) -> None:
             os.fsync(handle)
         finally:
             os.close(handle)
+        problem = check(temporary)
+        if problem is not None:
+            temporary.unlink(missing_ok=True)
+            raise PaperrankError(f"{problem}; {seed} was left as it was")
         os.replace(temporary, seed)
     except OSError as error:
         temporary.unlink(missing_ok=True)
-        refused = disk_error(error)
-        if refused is None:
+        if disk_error(error) is not None:  # named here: os.write's error names no file
+            what = f"{seed} was left as it was: free space or choose a writable folder"
+        elif error.errno == errno.ENOENT and not seed.parent.is_dir():
+            what = f"its folder {seed.parent} is gone: create it or choose another --seed"
+        else:
             raise
-        raise refused from None
+        raise PaperrankError(f"cannot write {seed} (its new version {temporary.name}): "
+                             f"{error.strerror}; {what}, then run this again") from None
     folder = os.open(seed.parent, os.O_RDONLY)
     try:
         os.fsync(folder)

@@ -6,7 +6,9 @@ reader takes an unclosed quote as the start of a note that runs to the end of th
 swallows every row below it into that note; a row with a field too many or too few shifts its
 cells. Neither can be repaired by guessing, and after a broken quote nothing below it can be
 trusted, so both make the whole file unreadable (`Malformed`, with the line where the broken
-record starts): the caller refuses the file, and takes none of its rows.
+record starts): the caller refuses the file, and takes none of its rows. A field longer than
+Python's CSV field limit is not a broken file: it is read whole (paperrank.core.csv_fields) and
+the caller refuses its row alone.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from paperrank.core.csv_fields import whole_fields
 from paperrank.core.errors import PaperrankError
 
 # the seed's columns, and the page's download (the same, in the same order)
@@ -62,10 +65,11 @@ def read_table(path: Path) -> Table:
     records: list[tuple[int, list[str]]] = []
     start = 1
     try:
-        for fields in reader:
-            if any(cell.strip() for cell in fields):
-                records.append((start, fields))
-            start = reader.line_num + 1
+        with whole_fields(len(text)):  # a long field is one row's problem (`oversized`)
+            for fields in reader:
+                if any(cell.strip() for cell in fields):
+                    records.append((start, fields))
+                start = reader.line_num + 1
     except csv.Error as error:
         raise Malformed(start, _quote_problem(str(error))) from None
     if not records:

@@ -15,9 +15,10 @@ import io
 from pathlib import Path
 
 import click
-import yaml
 
+from paperrank.core.csv_fields import oversized, whole_fields
 from paperrank.core.errors import CheckFailed
+from paperrank.core.seed_load import declared_types, load_problem
 
 DEFAULT_SEEDS = Path("seeds")
 BOOLEANS = {"true", "false"}  # what the seeds use; dbt would also take other spellings
@@ -45,23 +46,18 @@ def command(seeds_dir: Path) -> None:
 
 
 def check_folder(folder: Path) -> list[str]:
-    """Every problem of every seed CSV in `folder`, one readable line each."""
+    """Every problem of every seed CSV in `folder`, one readable line each: as a person reads it
+    (fields, quotes, types), then, for a seed that reads well, as dbt loads it
+    (paperrank.core.seed_load), so a seed dbt could not load is named with its line too."""
     types = declared_types(folder)
     problems: list[str] = []
     for path in sorted(folder.glob("*.csv")):
-        problems += check_file(path, types.get(path.stem, {}))
+        found = check_file(path, types.get(path.stem, {}))
+        if not found:  # well formed as a person reads it: does it load as dbt loads it?
+            loads = load_problem(path, types.get(path.stem, {}))
+            found = [loads] if loads else []
+        problems += found
     return problems
-
-
-def declared_types(folder: Path) -> dict[str, dict[str, str]]:
-    """seed name -> {column: type} from the `column_types` of the YAML files in `folder`."""
-    types: dict[str, dict[str, str]] = {}
-    for path in sorted([*folder.glob("*.yml"), *folder.glob("*.yaml")]):
-        document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        for seed in document.get("seeds") or []:
-            column_types = (seed.get("config") or {}).get("column_types") or {}
-            types[seed["name"]] = {str(k): str(v).lower() for k, v in column_types.items()}
-    return types
 
 
 def check_file(path: Path, types: dict[str, str]) -> list[str]:
@@ -81,6 +77,10 @@ def check_file(path: Path, types: dict[str, str]) -> list[str]:
     if problems:
         return problems
     for line, fields in body:
+        too_long = oversized(fields, header)
+        if too_long is not None:  # dbt's seed reader stops at it
+            problems.append(f"{path} line {line}: {too_long}")
+            continue
         if len(fields) != len(header):
             problems.append(f"{path} line {line}: {len(fields)} fields, expected {len(header)} "
                             f"({', '.join(header)})")
@@ -99,10 +99,11 @@ def _records(path: Path, text: str) -> list[tuple[int, list[str]]] | str:
     records: list[tuple[int, list[str]]] = []
     start = 1
     try:
-        for fields in reader:
-            if fields:
-                records.append((start, fields))
-            start = reader.line_num + 1
+        with whole_fields(len(text)):  # a long field is its line's problem (check_file)
+            for fields in reader:
+                if fields:
+                    records.append((start, fields))
+                start = reader.line_num + 1
     except csv.Error as error:
         return f"{path} line {start}: {error} (an unclosed or misplaced double quote?)"
     return records

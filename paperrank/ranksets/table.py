@@ -6,7 +6,8 @@ with Python's csv module in strict mode (not pandas, which guesses: a row with o
 many made its first field the index and shifted every column), so a malformed CSV is refused
 where it breaks: a record whose field count differs from the header's, an unclosed quote, a
 NUL byte, text after a closing quote, a header with an empty or repeated name, text that is not
-UTF-8. Reading stops at the first record past the row bound (`max_rows`), before any work.
+UTF-8, a field longer than Python's CSV field limit (named as such, paperrank.core.csv_fields).
+Reading stops at the first record past the row bound (`max_rows`), before any work.
 
 Numbers must be plain decimals (ASCII digits, optional sign, point and exponent: not "1_000",
 "inf", "nan" or other scripts' digits, which Python's float() takes) and lie in the range the
@@ -24,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paperrank.core.csv_fields import oversized, whole_fields
 from paperrank.core.errors import PaperrankError
 
 # The safe range, in float64 (docs/rank-confidence-sets.md, "paperrank rank-sets"):
@@ -121,7 +123,8 @@ def _records(path: Path, handle: object) -> Iterator[tuple[int, list[str]]]:
     line = 1
     while True:
         try:
-            record = next(reader)
+            with whole_fields(path.stat().st_size):  # a long field: its line and why (below)
+                record = next(reader)
         except StopIteration:
             return
         except csv.Error as error:
@@ -134,6 +137,9 @@ def _records(path: Path, handle: object) -> Iterator[tuple[int, list[str]]]:
             continue
         if any("\x00" in value for value in record):
             raise PaperrankError(f"{path} line {start}: a NUL byte (a binary file, or not UTF-8 text)")
+        too_long = oversized(record)
+        if too_long is not None:
+            raise PaperrankError(f"{path} line {start}: {too_long}")
         yield start, record
 
 

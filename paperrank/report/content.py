@@ -251,6 +251,17 @@ def statuses(data: VenueMarts) -> list[str]:
     return sorted(counted.index, key=lambda s: (-int(counted[s]), s))
 
 
+def searched(data: VenueMarts) -> str:
+    """What the page's search box searches, as its label says it: titles always, and authors,
+    keywords and abstracts only when the venue's data has them (ICLR's accepted-papers file has
+    no authors: a label promising them would send an expert looking for what is not there)."""
+    fields = ["titles"]
+    for column, name in (("authors", "authors"), ("keywords", "keywords"), ("abstract", "abstracts")):
+        if column in data.rankings and data.rankings[column].fillna("").astype(str).str.strip().ne("").any():
+            fields.append(name)
+    return ", ".join(fields)
+
+
 def unlisted_papers(data: VenueMarts, sections: list[CategorySection]) -> list[list[Any]]:
     """Every ranked paper that no section lists, for the page's search: [paper_id, category,
     rank, title, authors, link, band, status, keywords], the link "" when it is FORUM_PREFIX +
@@ -594,46 +605,6 @@ def agreement(data: VenueMarts) -> list[dict[str, Any]]:
             ],
         })
     return results
-
-
-def picks(data: VenueMarts) -> list[dict[str, Any]]:
-    """The venue's recorded picks (marts.expert_picks, its rows of this venue), each with how
-    many experts picked the paper and its band (marts.paper_rank_uncertainty, when built)."""
-    if data.picks is None:
-        return []
-    bands = paper_bands(data)
-    rows = []
-    for _, r in data.picks.iterrows():
-        band = present(r["rank_band"]) if "rank_band" in r.index else None
-        count = present(r["expert_count"]) if "expert_count" in r.index else None
-        title = present(r["title"])
-        rows.append({
-            "selected_category": present(r["selected_category"]),
-            "paper_id": r["paper_id"],
-            "title": title_text(title) if title is not None else "(not in the warehouse)",
-            "paper_category": present(r["paper_category"]),
-            "rank": present(r["category_rank"]),
-            "size": present(r["category_size"]),
-            "is_top_n": bool(present(r["is_top_n"])),
-            "band": band if band is not None else bands.get(str(r["paper_id"])),
-            "experts": None if count is None else int(count),
-            "flag": present(r["flag_reason"]),
-            "selected_by": present(r["selected_by"]),
-            "note": present(r["note"]),
-        })
-    return rows
-
-
-def picks_by_band(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per picked-for category: how many picks came from secure, borderline and outside papers
-    (and from papers with no band: not ranked, or no uncertainty mart)."""
-    table: dict[str, dict[str, int]] = {}
-    for row in rows:
-        counts = table.setdefault(str(row["selected_category"] or "(none)"), {})
-        band = row["band"] if row["band"] in BANDS else "none"
-        counts[band] = counts.get(band, 0) + 1
-    return [{"category": c, "counts": [counts.get(b, 0) for b in (*BANDS, "none")],
-             "total": sum(counts.values())} for c, counts in sorted(table.items())]
 
 
 def settings(data: VenueMarts) -> list[tuple[str, Any]]:

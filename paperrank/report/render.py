@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from paperrank.core.config import source_date_epoch
 from paperrank.core.errors import PaperrankError
-from paperrank.report import content, figures, words
+from paperrank.report import content, figures, picked, words
 from paperrank.report.marts import VenueMarts
 from paperrank.report.quota import PICK_QUOTA, check_quota
 
@@ -123,7 +123,7 @@ def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -
     heat = content.primary_area_table(data)
     conf = content.confidence_table(data)
     low_rows, low_total = content.low_confidence(data)
-    picks = content.picks(data)
+    picked_papers = picked.picked_papers(data)
     ranked = len(data.rankings)
     snapshot = data.snapshot_at
     return {
@@ -156,6 +156,7 @@ def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -
                                     data.uncertainty is not None, data.rank_sets is not None),
         "picks_built": data.picks is not None,
         "statuses": content.statuses(data),
+        "searched": content.searched(data),
         "quota": check_quota(quota),
         "year": venue_year(data.venue),
         "heatmap": figures.heatmap(heat, key="audit-heatmap") if not heat.empty else None,
@@ -166,8 +167,8 @@ def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -
         "low_total": low_total,
         "agreement": content.agreement(data),
         "agreement_loaded": data.agreement is not None,
-        "picks": picks,
-        "picks_by_band": content.picks_by_band(picks),
+        "picked": picked_papers,
+        "picks_by_band": picked.picks_by_band(data),
         "has_history": any(p.movement is not None for s in sections for p in s.rows),
         "loads": content.loads(data),
         "below": below,

@@ -408,19 +408,21 @@ def test_audit_against_the_marts(synthetic) -> None:
 
 
 def test_expert_picks_of_this_venue_with_rank_band_and_flag(synthetic) -> None:
-    """The venue's recorded picks (marts.expert_picks where venue = the page's), each with its
-    rank, its band (from paper_rank_uncertainty: expert_picks carries none) and its flag; a pick
-    of another venue is not shown."""
+    """The venue's recorded picks (marts.expert_picks where venue = the page's) in aggregate: each
+    picked paper with how many experts picked it, its rank, its band (from
+    paper_rank_uncertainty: expert_picks carries none) and its flag; who picked it and their
+    notes stay off the page; a pick of another venue is not shown."""
     _, path, _ = synthetic
     rows = page(path).xpath("//section[@id='picks']//table[contains(@class, 'picks')]/tbody/tr")
     shown = [[text(c) for c in tr.xpath("./th|./td")] for tr in rows]
     assert len(shown) == 3
     by_id = {row[1].split()[-1]: row for row in shown}
     assert "o-0000001" not in by_id and "Other paper" not in text(page(path))
-    assert by_id["NOPE-404"][5] == "flag paper is not an accepted paper of the warehouse"
-    flagged = [r for r in shown if "outside the top 30" in r[5]]
-    assert len(flagged) == 1 and flagged[0][3].startswith("35 /") and flagged[0][4] == "borderline"
-    assert HOSTILE_NOTE in [r[7] for r in shown]
+    assert by_id["NOPE-404"][6] == "flag paper is not an accepted paper of the warehouse"
+    flagged = [r for r in shown if "outside the top 30" in r[6]]
+    assert len(flagged) == 1 and flagged[0][4].startswith("35 /") and flagged[0][5] == "borderline"
+    assert [r[2] for r in shown] == ["1", "1", "1"]
+    assert "bold?" not in path.read_text(encoding="utf-8")  # the note, escaped or not
 
 
 def test_hostile_text_stays_text(synthetic) -> None:
