@@ -184,7 +184,7 @@ publish: setup $(ENGINE_SETUP) ## audit and publish what make build built (marts
 
 ## The CSVs of the published build (the same export `make rank` ends with).
 export: setup ## the CSVs of the published build
-	$(PAPERRANK) export $(if $(EXPORT_DIR),--export-dir "$$EXPORT_DIR") --venue "$$VENUE" $(BOM_FLAG)
+	$(PAPERRANK) export $(if $(EXPORT_DIR),--export-dir "$$EXPORT_DIR") $(if $(VENUE),--venue "$$VENUE") $(BOM_FLAG)
 
 publications: setup ## list the kept publications and which one is published
 	$(PAPERRANK) publications
@@ -192,7 +192,7 @@ publications: setup ## list the kept publications and which one is published
 ## Publish a venue's previous build again (VENUE=...; may be left out when one venue is published),
 ## and its CSVs and report page; the other venues stay as they are.
 rollback: setup ## publish a venue's previous build again (VENUE=...), with its CSVs and page
-	$(PAPERRANK) rollback --venue "$$VENUE" $(OUTPUT_DIRS)
+	$(PAPERRANK) rollback $(if $(VENUE),--venue "$$VENUE") $(OUTPUT_DIRS)
 
 validate: setup validate-raw validate-marts ## the great-expectations checks on the raw layer and the marts
 

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paperrank.core import build_parts, config
+from paperrank.core import build_parts, config, venue_name
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import project_vars, read_seed
 
@@ -292,7 +292,7 @@ def ranked_venue(chosen: Settings, warehouse: Path) -> str:
     """The one venue a publishing run ranks: the one set, or the only one with accepted papers
     (`check(..., one_venue=True)` has refused anything else)."""
     if chosen.venue is not None:
-        return chosen.venue
+        return venue_name.check(chosen.venue, "--venue")
     from paperrank.core.warehouse import open_duckdb
 
     con = open_duckdb(warehouse, read_only=True)
@@ -304,7 +304,7 @@ def ranked_venue(chosen: Settings, warehouse: Path) -> str:
     if len(venues) != 1:
         raise PaperrankError(f"raw.papers holds {len(venues)} venues with accepted papers "
                              f"({', '.join(venues) or 'none'}): set VENUE (--venue) to one of them")
-    return str(venues[0])
+    return venue_name.check(str(venues[0]), "raw.papers")
 
 
 def _q(text: str | None) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from paperrank.core import venue_name
 from paperrank.core.errors import PaperrankError
 from paperrank.pipeline import rank
 from paperrank.publish import outputs, publish, venue_history, versions
@@ -20,13 +21,15 @@ from paperrank.publish import outputs, publish, venue_history, versions
 @click.command("export", help=__doc__)
 @click.option("--export-dir", type=click.Path(path_type=Path), default=None,
               help=f"folder of the venue's CSVs (default {rank.DEFAULT_EXPORT_DIR}/<venue>)")
-@click.option("--venue", default="", help="the venue to export (default: the only one published)")
+@click.option("--venue", default=None, help="the venue to export (default: the only one published)")
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
-def command(export_dir: Path | None, venue: str, bom: bool) -> None:
+def command(export_dir: Path | None, venue: str | None, bom: bool) -> None:
+    if venue is not None:
+        venue_name.check(venue, "--venue")
     published = publish.require_published(publish.published_path())
     rank.check_writable_by_readers(published)
     current = versions.current(published) or (published if published.is_file() else None)
     if current is None:
         raise PaperrankError(f"{published} is not a publication of paperrank")
-    chosen = venue_history.one_venue(current, venue or None, doing="export")
+    chosen = venue_history.one_venue(current, venue, doing="export")
     print(rank.export(outputs.export_dir(chosen, export_dir), chosen, bom))

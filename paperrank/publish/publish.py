@@ -32,7 +32,7 @@ from pathlib import Path
 
 import duckdb
 
-from paperrank.core import build_parts, config
+from paperrank.core import build_parts, config, venue_name
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import ROOT
 from paperrank.core.warehouse import one_row
@@ -251,6 +251,8 @@ def build_marts(con: duckdb.DuckDBPyConnection, working: Path,
             f"{working} holds a build with extras {recorded or build_parts.NONE}, not {wanted}: publish "
             f"it with --extras {recorded or build_parts.NONE} (EXTRAS={recorded or build_parts.NONE}), or "
             "build the extras you want first")
+    for (venue,) in con.execute("select distinct venue from work.marts.build_settings").fetchall():
+        venue_name.check(venue, f"{working}'s marts.build_settings")
     held = {row[1] for row in rows}
     missing = sorted(held - tables)
     if missing:

@@ -15,25 +15,28 @@ from pathlib import Path
 
 import click
 
+from paperrank.core import venue_name
 from paperrank.core.errors import PaperrankError
 from paperrank.pipeline import rank
 from paperrank.publish import outputs, publish, report_files, venue_history, versions
 
 
 @click.command("rollback", help=__doc__)
-@click.option("--venue", default="", help="the venue to roll back (default: the only one published)")
+@click.option("--venue", default=None, help="the venue to roll back (default: the only one published)")
 @click.option("--export-dir", type=click.Path(path_type=Path), default=None,
               help=f"folder of the venue's CSVs (default {rank.DEFAULT_EXPORT_DIR}/<venue>)")
 @click.option("--report-dir", type=click.Path(path_type=Path), default=None,
               help=f"folder of the venue's report page (default {rank.DEFAULT_REPORT_DIR}/<venue>)")
 @click.option("--no-export", is_flag=True, help="do not export again nor restore the report")
-def command(venue: str, export_dir: Path | None, report_dir: Path | None, no_export: bool) -> None:
+def command(venue: str | None, export_dir: Path | None, report_dir: Path | None, no_export: bool) -> None:
+    if venue is not None:
+        venue_name.check(venue, "--venue")
     published = publish.require_published(publish.published_path())
     publish.claim(published, create=False)  # a file paperrank did not write is refused first
     current = versions.current(published)
     if current is None:
         raise PaperrankError(f"{published} has no earlier publication to roll back to")
-    chosen = venue_history.one_venue(current, venue or None)
+    chosen = venue_history.one_venue(current, venue)
     exports, reports = outputs.export_dir(chosen, export_dir), outputs.report_dir(chosen, report_dir)
     if not no_export:
         rank.check_targets(exports, reports, chosen)
