@@ -11,7 +11,6 @@ import csv
 from datetime import UTC, datetime
 from pathlib import Path
 
-import click
 import pandas as pd
 
 from paperrank.classify.taxonomy import load_taxonomy
@@ -29,11 +28,9 @@ ALIASES = {
 }
 
 
-@click.command("import", help=__doc__)
-@click.argument("path", type=click.Path(path_type=Path))
-@click.option("--taxonomy", required=True, help="taxonomy of seeds/taxonomies.csv")
-@click.option("--model", help="name stored as the labels' model (default: import:<file name>)")
-def command(path: Path, taxonomy: str, model: str | None) -> None:
+def import_labels(path: Path, taxonomy: str, model: str | None) -> None:
+    """Load a label file of `taxonomy` into raw.paper_labels (as `model`, default
+    import:<file name>); print the load summary."""
     categories = [c.name for c in load_taxonomy(taxonomy).categories]
     if not path.exists():
         raise PaperrankError(f"{path}: no such file")

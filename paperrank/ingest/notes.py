@@ -17,7 +17,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-import click
 import duckdb
 
 from paperrank.core.errors import PaperrankError
@@ -29,11 +28,8 @@ from paperrank.ingest.profiles import Profile, resolve_profile
 from paperrank.ingest.snapshots import snapshot_time
 
 
-@click.command("notes", help=__doc__)
-@click.argument("path", type=click.Path(path_type=Path))
-@click.option("--venue", required=True, help='venue name stored with every paper, e.g. "ICLR 2026"')
-@click.option("--profile", help="review-form profile (default: found from --venue)")
-def command(path: Path, venue: str, profile: str | None) -> None:
+def load_notes(path: Path, venue: str, profile: str | None) -> None:
+    """Load one notes file into the working warehouse; print its report and summary."""
     form = resolve_profile(venue, profile)
     con = connect()
     try:
