@@ -23,8 +23,8 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from paperrank.classify.taxonomy import load_taxonomy
 from paperrank.core.errors import PaperrankError
+from paperrank.core.taxonomy import load_taxonomy
 from paperrank.core.warehouse import connect
 
 

@@ -45,10 +45,10 @@ from paperrank.classify.store import (
     materialize_labels,
     pending_papers,
 )
-from paperrank.classify.taxonomy import load_taxonomy
 from paperrank.core.config import secret
 from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.seeds import read_seed
+from paperrank.core.taxonomy import load_taxonomy
 from paperrank.core.warehouse import connect
 
 

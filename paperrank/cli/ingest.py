@@ -57,7 +57,7 @@ def notes(path: Path, venue: str, profile: str | None) -> None:
 
     The notes are parsed by `paperrank.ingest.notes_parser` (what counts as a record, how versions fold),
     whether a paper was accepted is decided by `paperrank.ingest.status` (the rule every loader applies),
-    and the batch is written through `paperrank.core.warehouse`.
+    and the batch is written through `paperrank.core.loads`.
 
     The snapshot time of a load is the time in the snapshot's file name, else the newest
     `mdate` in the file, else the file's modification time; so loading the same file twice is

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from paperrank.classify.taxonomy import load_taxonomy
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import Batch, Rejection, connect, write_batch
+from paperrank.core.loads import Batch, Rejection, write_batch
+from paperrank.core.taxonomy import load_taxonomy
+from paperrank.core.warehouse import connect
 from paperrank.ingest.fields import BadField, clean_text
 from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.records import read_records

@@ -2,7 +2,7 @@
 
 The notes are parsed by `paperrank.ingest.notes_parser` (what counts as a record, how versions fold),
 whether a paper was accepted is decided by `paperrank.ingest.status` (the rule every loader applies),
-and the batch is written through `paperrank.core.warehouse`.
+and the batch is written through `paperrank.core.loads`.
 
 The snapshot time of a load is the time in the snapshot's file name, else the newest
 `mdate` in the file, else the file's modification time; so loading the same file twice is
@@ -20,7 +20,8 @@ from pathlib import Path
 import duckdb
 
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import LoadSummary, connect, write_batch
+from paperrank.core.loads import LoadSummary, write_batch
+from paperrank.core.warehouse import connect
 from paperrank.ingest.jsonl_reader import MAX_LINE_BYTES, read_items
 from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.notes_parser import LoadReport, NotesParser

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import SIGNALS, Batch, Rejection, connect, write_batch
+from paperrank.core.loads import Batch, Rejection, write_batch
+from paperrank.core.schema import SIGNALS
+from paperrank.core.warehouse import connect
 from paperrank.ingest.fields import BadField, clean_text, clean_url, join_authors
 from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.profiles import BadScore, Profile, check_form_signals, parse_score, resolve_profile

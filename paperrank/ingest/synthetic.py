@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 
 from paperrank.core.config import ICML_2026_ACCEPTED
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import SIGNALS
+from paperrank.core.schema import SIGNALS
 
 SIGNAL_NAMES = SIGNALS
 RATING_SCALE = np.array([0, 2, 4, 6, 8, 10])
