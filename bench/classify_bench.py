@@ -33,7 +33,8 @@ ABSTRACT = (
 
 
 def seed(db: Path, papers: int) -> None:
-    from paperrank.core.warehouse import Batch, connect, write_batch
+    from paperrank.core.loads import Batch, write_batch
+    from paperrank.core.warehouse import connect
 
     rows: list[dict[str, Any]] = [
         {"paper_id": f"bench{i:05d}", "venue": "Bench 2026", "title": f"Benchmark paper {i}",

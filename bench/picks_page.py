@@ -22,7 +22,7 @@ from pathlib import Path
 
 import duckdb
 
-from paperrank.report import cli
+from paperrank.report import pages
 
 PAGE_LIMIT = 2_000_000
 EXTRA_SECONDS = 1.0
@@ -67,7 +67,7 @@ def draw(db: Path, out: Path, venue: str, runs: int) -> tuple[float, int]:
     best, size = float("inf"), 0
     for run in range(runs):
         started = time.perf_counter()
-        [(_, page)] = cli.write_reports(db, out / str(run), [venue])
+        [(_, page)] = pages.write_reports(db, out / str(run), [venue])
         best = min(best, time.perf_counter() - started)
         size = page.stat().st_size
     return best, size

@@ -30,10 +30,10 @@ from paperrank.classify.keywords import build_rules
 from paperrank.classify.prompt import Prompt, build_prompt
 from paperrank.classify.schema import InvalidAnswer, parse_answer
 from paperrank.classify.store import Paper
-from paperrank.classify.taxonomy import Taxonomy
 from paperrank.core import network
 from paperrank.core.errors import PaperrankError
 from paperrank.core.redact import REDACTED, Redactor
+from paperrank.core.taxonomy import Taxonomy
 
 __all__ = ["REDACTED", "Backend", "FatalEndpointError", "KeywordsBackend", "OpenAIBackend",
            "Outcome", "Redactor", "is_loopback", "safe_url"]

@@ -10,7 +10,6 @@ an answer past the size bound or JSON nested past the depth bound is refused in 
 
 from __future__ import annotations
 
-import click
 import openai
 
 from paperrank.classify.backends import NO_KEY, safe_url
@@ -24,12 +23,9 @@ from paperrank.core.redact import Redactor
 TIMEOUT = 15.0  # seconds: a preflight must be quick, whatever the run's timeout
 
 
-@click.command("check", help=__doc__)
-@click.option("--base-url", help="endpoint base URL (default from the config file)")
-@click.option("--model", help="model name (default from the config file)")
-@click.option("--config", "config_file",
-              help="config file (default: PAPERRANK_CLASSIFY_CONFIG, else paperrank/classify/config.toml)")
-def command(base_url: str | None, model: str | None, config_file: str | None) -> None:
+def check_endpoint(base_url: str | None, model: str | None, config_file: str | None) -> None:
+    """Check the key, the endpoint and the model of the config (overridden by the arguments);
+    print one line saying what is ready, or raise PaperrankError saying what to fix."""
     config = load_config(config_file).override(base_url=base_url, model=model)
     endpoint = safe_url(config.base_url)
     key = api_key(config)

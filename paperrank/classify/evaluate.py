@@ -20,12 +20,11 @@ import math
 import re
 from pathlib import Path
 
-import click
 import duckdb
 import pandas as pd
 
-from paperrank.classify.taxonomy import load_taxonomy
 from paperrank.core.errors import PaperrankError
+from paperrank.core.taxonomy import load_taxonomy
 from paperrank.core.warehouse import connect
 
 
@@ -186,14 +185,9 @@ def render(result: dict) -> str:
     return "\n".join(lines)
 
 
-@click.command("eval", help=__doc__)
-@click.option("--taxonomy", required=True, help="taxonomy of seeds/taxonomies.csv")
-@click.option("--against", required=True,
-              help="label file, or the model name of a label set in the warehouse")
-@click.option("--model", help="warehouse labels of this model only")
-@click.option("--output", type=click.Path(path_type=Path),
-              help="also write confusion.csv, crosstab.csv and metrics.csv here")
-def command(taxonomy: str, against: str, model: str | None, output: Path | None) -> None:
+def evaluate_and_write(taxonomy: str, against: str, model: str | None, output: Path | None) -> None:
+    """Compare the warehouse's labels with `against`, print the agreement and, with `output`,
+    write confusion.csv, crosstab.csv and metrics.csv there."""
     con = connect(read_only=True)
     try:
         result = evaluate(con, taxonomy, against, model)

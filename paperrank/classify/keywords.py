@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from paperrank.classify.schema import Answer
-from paperrank.classify.taxonomy import Taxonomy
+from paperrank.core.taxonomy import Taxonomy
 
 VERSION = "keywords-v1"
 TITLE_WEIGHT = 2.0

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paperrank.classify.schema import RATIONALE_MAX_CHARS, answer_schema
-from paperrank.classify.taxonomy import Taxonomy
+from paperrank.core.taxonomy import Taxonomy
 
 SYSTEM_TEMPLATE = """\
 You classify accepted machine-learning conference papers into exactly one category of the \

@@ -23,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import click
 from tqdm import tqdm
 
 from paperrank.classify.backends import (
@@ -46,11 +45,10 @@ from paperrank.classify.store import (
     materialize_labels,
     pending_papers,
 )
-from paperrank.classify.taxonomy import load_taxonomy
-from paperrank.core import config
 from paperrank.core.config import secret
 from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.seeds import read_seed
+from paperrank.core.taxonomy import load_taxonomy
 from paperrank.core.warehouse import connect
 
 
@@ -273,46 +271,6 @@ def render_summary(stats: RunStats, info: dict[str, Any]) -> str:
     if info.get("sampled") is not None:
         lines += info["sampled"].lines()
     return "\n".join(lines)
-
-
-@click.command("run", help=__doc__)
-@click.option("--taxonomy", default=config.DEFAULT_TAXONOMY,
-              help=f"taxonomy name in seeds/taxonomies.csv (default {config.DEFAULT_TAXONOMY})")
-@click.option("--backend", type=click.Choice(("openai", "keywords")), default="openai",
-              help="openai: any OpenAI-compatible endpoint; keywords: offline rules")
-@click.option("--model", help="model name (default from the config file)")
-@click.option("--base-url", help="endpoint base URL (default from the config file)")
-@click.option("--concurrency", type=int, help="requests in flight at once")
-@click.option("--limit", type=int, help="classify at most this many papers")
-@click.option("--venue", help="only papers of this venue (raw.papers.venue)")
-@click.option("--skip-failed", is_flag=True,
-              help="do not retry papers that failed for this model and prompt before")
-@click.option("--skip-overridden", is_flag=True,
-              help="skip papers whose primary area seeds/primary_area_overrides.csv assigns a "
-                   "category (e.g. datasets and benchmarks)")
-@click.option("--timeout", type=float, help="seconds per request")
-@click.option("--max-attempts", type=int,
-              help="attempts per paper on 408, 409, 429, 5xx, timeouts and connection errors "
-                   "(the openai client's retries, its backoff and Retry-After handling)")
-@click.option("--invalid-attempts", type=int, help="attempts per paper when the answer breaks the schema")
-@click.option("--config", help="config file (default: PAPERRANK_CLASSIFY_CONFIG, else paperrank/classify/config.toml)")
-@click.option("--db", help="warehouse file (default: PAPERRANK_DB or the project's)")
-@click.option("--no-progress", is_flag=True, help="no progress bar")
-@click.option("--strategy", type=click.Choice(("every", "sampled")), default="every",
-              help="every: the LLM labels every paper; sampled: the LLM labels a random sample, a "
-                   "classifier trained on it labels the papers it is sure of, the LLM the rest and a "
-                   "check sample ([sampled] of the config; docs/related-papers.md)")
-def command(**options: Any) -> None:
-    """Exit 0 when every paper got an answer, 1 when some failed (retried next run), 130 when
-    interrupted; an endpoint that refuses every request is one line and exit 2."""
-    stats, info = execute(RunOptions(**options))
-    print(render_summary(stats, info))
-    if stats.interrupted:
-        click.get_current_context().exit(130)
-    failed = sum(o.status != "ok" for o in stats.outcomes)
-    if failed:
-        raise ClassificationIncomplete(f"classify run: {failed} of {stats.pending} papers got no "
-                                       "valid answer (retried on the next run)")
 
 
 class ClassificationIncomplete(CheckFailed):

@@ -36,7 +36,7 @@ import numpy as np
 
 from paperrank.classify.config import SampledConfig
 from paperrank.classify.store import Paper, ResponseStore
-from paperrank.classify.taxonomy import Taxonomy
+from paperrank.core.taxonomy import Taxonomy
 from paperrank.related.corpus import paper_text
 from paperrank.related.method import METHOD
 

@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, create_model
 from pydantic.json_schema import GenerateJsonSchema
 
-from paperrank.classify.taxonomy import CONFIDENCES, Taxonomy
 from paperrank.core.errors import PaperrankError
+from paperrank.core.taxonomy import CONFIDENCES, Taxonomy
 
 FIELDS = ("category", "confidence", "rationale")
 RATIONALE_MAX_CHARS = 400

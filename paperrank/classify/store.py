@@ -22,7 +22,7 @@ from typing import Any
 import duckdb
 
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import Batch, write_batch
+from paperrank.core.loads import Batch, write_batch
 
 RESPONSES_DDL = """
 create schema if not exists raw;

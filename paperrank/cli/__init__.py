@@ -20,11 +20,11 @@ import click
 from paperrank.cli.lazy import LazyGroup
 from paperrank.core.exiting import exit_now
 
-# name -> ("module:attribute", one-line help). Groups of their own (ingest, classify, quality,
-# picks) are LazyGroups too, in paperrank.cli.groups or their own modules.
+# name -> ("module:attribute", one-line help). The groups with sub-commands (ingest, classify,
+# quality) are LazyGroups too, each in the module of its commands.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "ingest": ("paperrank.cli.groups:ingest", "bring a venue's papers and reviews into the raw layer"),
-    "classify": ("paperrank.cli.groups:classify", "give every accepted paper one category of a taxonomy"),
+    "ingest": ("paperrank.cli.ingest:ingest", "bring a venue's papers and reviews into the raw layer"),
+    "classify": ("paperrank.cli.classify:classify", "give every accepted paper one category of a taxonomy"),
     "build": ("paperrank.pipeline.dbt_cli:build_command",
               "dbt build alone, in the working warehouse (publishes nothing)"),
     "rank": ("paperrank.pipeline.rank:command",
@@ -35,17 +35,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rollback": ("paperrank.publish.rollback:command",
                  "point the published warehouse (and exports) at the previous build"),
     "export": ("paperrank.publish.export:command", "export the published build's CSVs"),
-    "picks": ("paperrank.picks.cli:picks", "import the experts' picks downloaded from the report"),
-    "report": ("paperrank.report.cli:command", "the experts' report: one HTML page per venue"),
-    "validate": ("paperrank.quality.validate:command", "run the great-expectations suites on the warehouse"),
-    "quality": ("paperrank.cli.groups:quality", "check seeds, warehouse and dbt's failed tests"),
+    "picks": ("paperrank.cli.picks:picks", "import the experts' picks downloaded from the report"),
+    "report": ("paperrank.cli.report:command", "the experts' report: one HTML page per venue"),
+    "validate": ("paperrank.cli.quality:validate", "run the great-expectations suites on the warehouse"),
+    "quality": ("paperrank.cli.quality:quality", "check seeds, warehouse and dbt's failed tests"),
     "demo": ("paperrank.pipeline.demo:command", "the whole job offline on a synthetic venue, with a short summary"),
-    "spark-raw": ("paperrank.engines.spark_raw:command",
+    "spark-raw": ("paperrank.cli.spark_raw:command",
                   "export the DuckDB raw layer to Parquet and register it as Spark tables"),
     "dbt": ("paperrank.pipeline.dbt_cli:command",
             "run a dbt command with the make settings, colour only on a terminal"),
-    "rank-sets": ("paperrank.ranksets.cli:rank_sets", "rank confidence sets for a CSV of estimates"),
-    "related": ("paperrank.related.cli:command",
+    "rank-sets": ("paperrank.cli.rank_sets:rank_sets", "rank confidence sets for a CSV of estimates"),
+    "related": ("paperrank.cli.related:command",
                 "related papers, sub-themes and the label audit of each venue (offline, cached)"),
 }
 

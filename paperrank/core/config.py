@@ -27,6 +27,7 @@ DEFAULT_TAXONOMY: str = project_vars()["taxonomy"]
 DEFAULT_TOP_N: int = project_vars()["top_n"]  # the shortlist per ranked category
 DEFAULT_WEIGHT_SET: str = project_vars()["weight_set"]
 DEFAULT_ENGINE = "duckdb"
+ICML_2026_ACCEPTED = 6352  # the synthetic venue's default size: ICML 2026's accepted papers
 # profiles.yml's default target (DuckDB). Every dbt command of the pipeline names its target:
 # dbt keys its saved parse on the --target given, so one command with `--target dev` and the
 # next with none would each throw away the other's partial parse (a full parse, ~6 s).

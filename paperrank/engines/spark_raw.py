@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import click
-
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import db_path
@@ -26,11 +24,9 @@ from paperrank.engines.spark import (
 )
 
 
-@click.command("spark-raw", help=__doc__)
-@click.option("--db", type=click.Path(path_type=Path), help="DuckDB warehouse to export (default: PAPERRANK_DB)")
-@click.option("--warehouse", type=click.Path(path_type=Path),
-              help=f"Spark warehouse folder (default: PAPERRANK_SPARK_WAREHOUSE or {config.DEFAULT_SPARK_WAREHOUSE})")
-def command(db: Path | None, warehouse: Path | None) -> None:
+def sync_warehouse(db: Path | None = None, warehouse: Path | None = None) -> dict[str, int]:
+    """Export the warehouse `db` (default PAPERRANK_DB) to the Spark warehouse folder
+    (default PAPERRANK_SPARK_WAREHOUSE) and register its tables, after checking Spark can start."""
     problem = java_problem()
     if problem:
         raise PaperrankError(f"Spark cannot start: {problem}")
@@ -39,7 +35,7 @@ def command(db: Path | None, warehouse: Path | None) -> None:
     source = db or db_path()
     if not source.exists():
         raise PaperrankError(f"no warehouse at {source} (PAPERRANK_DB); load data first")
-    sync(source, folder)
+    return sync(source, folder)
 
 
 def sync(db: Path, warehouse: Path, dbt_args: Sequence[str] = ()) -> dict[str, int]:

@@ -11,12 +11,12 @@ import csv
 from datetime import UTC, datetime
 from pathlib import Path
 
-import click
 import pandas as pd
 
-from paperrank.classify.taxonomy import load_taxonomy
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import Batch, Rejection, connect, write_batch
+from paperrank.core.loads import Batch, Rejection, write_batch
+from paperrank.core.taxonomy import load_taxonomy
+from paperrank.core.warehouse import connect
 from paperrank.ingest.fields import BadField, clean_text
 from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.records import read_records
@@ -29,11 +29,9 @@ ALIASES = {
 }
 
 
-@click.command("import", help=__doc__)
-@click.argument("path", type=click.Path(path_type=Path))
-@click.option("--taxonomy", required=True, help="taxonomy of seeds/taxonomies.csv")
-@click.option("--model", help="name stored as the labels' model (default: import:<file name>)")
-def command(path: Path, taxonomy: str, model: str | None) -> None:
+def import_labels(path: Path, taxonomy: str, model: str | None) -> None:
+    """Load a label file of `taxonomy` into raw.paper_labels (as `model`, default
+    import:<file name>); print the load summary."""
     categories = [c.name for c in load_taxonomy(taxonomy).categories]
     if not path.exists():
         raise PaperrankError(f"{path}: no such file")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import LoadSummary
+from paperrank.core.loads import LoadSummary
 
 
 def finish_load(summary: LoadSummary) -> None:

@@ -2,7 +2,7 @@
 
 The notes are parsed by `paperrank.ingest.notes_parser` (what counts as a record, how versions fold),
 whether a paper was accepted is decided by `paperrank.ingest.status` (the rule every loader applies),
-and the batch is written through `paperrank.core.warehouse`.
+and the batch is written through `paperrank.core.loads`.
 
 The snapshot time of a load is the time in the snapshot's file name, else the newest
 `mdate` in the file, else the file's modification time; so loading the same file twice is
@@ -17,11 +17,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-import click
 import duckdb
 
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import LoadSummary, connect, write_batch
+from paperrank.core.loads import LoadSummary, write_batch
+from paperrank.core.warehouse import connect
 from paperrank.ingest.jsonl_reader import MAX_LINE_BYTES, read_items
 from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.notes_parser import LoadReport, NotesParser
@@ -29,11 +29,8 @@ from paperrank.ingest.profiles import Profile, resolve_profile
 from paperrank.ingest.snapshots import snapshot_time
 
 
-@click.command("notes", help=__doc__)
-@click.argument("path", type=click.Path(path_type=Path))
-@click.option("--venue", required=True, help='venue name stored with every paper, e.g. "ICLR 2026"')
-@click.option("--profile", help="review-form profile (default: found from --venue)")
-def command(path: Path, venue: str, profile: str | None) -> None:
+def load_notes(path: Path, venue: str, profile: str | None) -> None:
+    """Load one notes file into the working warehouse; print its report and summary."""
     form = resolve_profile(venue, profile)
     con = connect()
     try:

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from paperrank.core.warehouse import SIGNALS, Batch
+from paperrank.core.loads import Batch
+from paperrank.core.schema import SIGNALS
 from paperrank.ingest.fields import BadField, clean_text, clean_url, join_authors
 from paperrank.ingest.jsonl_reader import Item, Unreadable
 from paperrank.ingest.profiles import UNPARSABLE, BadScore, Profile, check_form_signals, parse_score

@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import click
 from tqdm import tqdm
 
 from paperrank.core.config import openreview_credentials
@@ -35,22 +34,11 @@ from paperrank.ingest.profiles import Profile, resolve_profile
 from paperrank.ingest.snapshots import default_dir, write_snapshot
 
 
-@click.command("openreview", help=__doc__)
-@click.option("--venue-id", required=True, help="OpenReview venue id, e.g. ICML.cc/2026/Conference")
-@click.option("--base-url", default=DEFAULT_BASE_URL, help=f"API v2 server (default {DEFAULT_BASE_URL})")
-@click.option("--snapshot-dir", type=click.Path(path_type=Path),
-              help="where to write the snapshot (default snapshots/<venue-id-slug>/)")
-@click.option("--venue", help='venue name stored with each paper (default from the venue id, e.g. "ICML 2026")')
-@click.option("--profile", help="review-form profile (default: found from the venue)")
-@click.option("--page-size", type=int, default=DEFAULT_PAGE_SIZE,
-              help=f"notes per request (default {DEFAULT_PAGE_SIZE}, the API maximum)")
-@click.option("--attempts", type=int, default=RetryPolicy.attempts,
-              help=f"tries per request before giving up (default {RetryPolicy.attempts})")
-@click.option("--backoff", type=float, default=RetryPolicy.backoff_initial,
-              help=f"seconds before the first retry, doubled after each failure "
-                   f"(default {RetryPolicy.backoff_initial}; a longer Retry-After always wins)")
-def command(venue_id: str, base_url: str, snapshot_dir: Path | None, venue: str | None,
-            profile: str | None, page_size: int, attempts: int, backoff: float) -> None:
+def fetch_and_load(venue_id: str, base_url: str = DEFAULT_BASE_URL, snapshot_dir: Path | None = None,
+                   venue: str | None = None, profile: str | None = None,
+                   page_size: int = DEFAULT_PAGE_SIZE, attempts: int = RetryPolicy.attempts,
+                   backoff: float = RetryPolicy.backoff_initial) -> None:
+    """Fetch a venue into a new snapshot, then load that snapshot as `ingest notes` would."""
     venue = venue or venue_name(venue_id)
     form = _profile(venue, venue_id, profile)  # fail before a long crawl
     if page_size < 1 or attempts < 1 or backoff < 0:

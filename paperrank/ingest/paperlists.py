@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import click
-
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import SIGNALS, Batch, Rejection, connect, write_batch
+from paperrank.core.loads import Batch, Rejection, write_batch
+from paperrank.core.schema import SIGNALS
+from paperrank.core.warehouse import connect
 from paperrank.ingest.fields import BadField, clean_text, clean_url, join_authors
 from paperrank.ingest.loaded import finish_load
 from paperrank.ingest.profiles import BadScore, Profile, check_form_signals, parse_score, resolve_profile
@@ -30,16 +30,6 @@ AUTHOR_FIELDS = ("authors", "author")  # a list, or paperlists' `;`-joined strin
 CITATION_FIELD = "gs_citation"  # paperlists' Google Scholar count; -1 = not found
 CITATION_SOURCE = ("Google Scholar citation count as crawled by the paperlists project "
                    "(field gs_citation; crawl date not recorded)")
-
-
-@click.command("file", help=__doc__)
-@click.argument("path", type=click.Path(path_type=Path))
-@click.option("--venue", required=True, help='venue name stored with each paper, e.g. "ICLR 2026"')
-@click.option("--profile", help="review-form profile (default: derived from --venue)")
-@click.option("--snapshot-at", type=datetime.fromisoformat,
-              help="when the file's scores were taken (ISO time; default: the file's modification time)")
-def command(path: Path, venue: str, profile: str | None, snapshot_at: datetime | None) -> None:
-    load(path, venue, profile, snapshot_at)
 
 
 def load(path: Path, venue: str, profile_name: str | None = None,

@@ -14,8 +14,9 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from paperrank.core.errors import PaperrankError
+from paperrank.core.loads import Batch
+from paperrank.core.schema import SIGNALS
 from paperrank.core.seeds import SEEDS, read_seed
-from paperrank.core.warehouse import SIGNALS, Batch
 
 PROFILES_SEED = "review_form_profiles"
 _LEADING_NUMBER = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)(?=$|[\s:;,.)\-–—])")

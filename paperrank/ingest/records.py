@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import Rejection
+from paperrank.core.loads import Rejection
 from paperrank.ingest.jsonl_reader import Unreadable, read_items
 
 Record = dict[str, Any]

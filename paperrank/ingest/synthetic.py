@@ -13,16 +13,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from paperrank.core.config import ICML_2026_ACCEPTED
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import SIGNALS
+from paperrank.core.schema import SIGNALS
 
-ICML_2026_ACCEPTED = 6352
 SIGNAL_NAMES = SIGNALS
 RATING_SCALE = np.array([0, 2, 4, 6, 8, 10])
 
@@ -239,16 +238,10 @@ def to_paperlists(venue: Venue) -> pa.Table:
     return table
 
 
-@click.command("synthetic", help=__doc__)
-@click.option("--out", type=click.Path(path_type=Path), required=True,
-              help="paperlists file to write (.parquet or .jsonl)")
-@click.option("--papers", type=int, default=ICML_2026_ACCEPTED,
-              help=f"accepted papers (default {ICML_2026_ACCEPTED}, ICML 2026's count)")
-@click.option("--seed", type=int, default=2026, show_default=True)
-@click.option("--venue", default="SYNTH 2026", show_default=True)
-@click.option("--labels-out", type=click.Path(path_type=Path),
-              help="also write the true theme of each paper (parquet: paper_id, category)")
-def command(out: Path, papers: int, seed: int, venue: str, labels_out: Path | None) -> None:
+def write_venue(out: Path, papers: int = ICML_2026_ACCEPTED, seed: int = 2026,
+                venue: str = "SYNTH 2026", labels_out: Path | None = None) -> None:
+    """Generate a venue and write it as a paperlists file (.parquet or .jsonl); with
+    `labels_out`, also each paper's true theme (parquet: paper_id, category)."""
     made = generate(papers, seed, venue)
     table = to_paperlists(made)
     out.parent.mkdir(parents=True, exist_ok=True)

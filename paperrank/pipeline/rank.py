@@ -125,7 +125,7 @@ def warm_report() -> threading.Thread:
 
     def run() -> None:
         try:
-            from paperrank.report import cli, render  # noqa: F401 - imported for the report step
+            from paperrank.report import pages, render  # noqa: F401 - imported for the report step
 
             render.warm()
         except Exception:  # noqa: BLE001, S110 - the report step meets it again and says it there

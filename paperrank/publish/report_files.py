@@ -47,7 +47,7 @@ def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
                    **options: int) -> list[tuple[str, Path]]:
     """Draw the pages of `db`'s build into a new version of `report_dir` and switch to it;
     return (venue, page) pairs, the pages named through `report_dir`."""
-    from paperrank.report.cli import write_reports
+    from paperrank.report.pages import write_reports
 
     claim(report_dir)
     folder = versions.versions_dir(report_dir)

@@ -16,7 +16,8 @@ import duckdb
 import pandas as pd
 
 from paperrank.core.errors import PaperrankError
-from paperrank.core.warehouse import SIGNALS, connect, db_path
+from paperrank.core.schema import SIGNALS
+from paperrank.core.warehouse import connect, db_path
 from paperrank.engines import open_marts
 
 RAW_SQL = {

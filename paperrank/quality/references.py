@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from paperrank.classify.taxonomy import load_taxonomy
 from paperrank.core.errors import PaperrankError
+from paperrank.core.schema import SIGNALS
 from paperrank.core.seeds import read_seed
-from paperrank.core.warehouse import SIGNALS
+from paperrank.core.taxonomy import load_taxonomy
 from paperrank.ingest.profiles import FieldSpec, load_profiles, resolve_profile
 
 UNION = "union of known scales"

@@ -14,8 +14,6 @@ import csv
 import io
 from pathlib import Path
 
-import click
-
 from paperrank.core.csv_fields import oversized, whole_fields
 from paperrank.core.errors import CheckFailed
 from paperrank.core.seed_load import declared_types, load_problem
@@ -30,10 +28,9 @@ class SeedCheckFailed(CheckFailed):
     """A seed CSV is malformed (each problem printed as one line naming file and line)."""
 
 
-@click.command("seeds", help=__doc__)
-@click.option("--seeds-dir", type=click.Path(path_type=Path), default=DEFAULT_SEEDS,
-              help=f"folder of the seed CSVs and their YAML (default {DEFAULT_SEEDS})")
-def command(seeds_dir: Path) -> None:
+def check_seeds(seeds_dir: Path) -> None:
+    """Check every seed CSV of `seeds_dir`; print one line per problem and a verdict, and
+    raise SeedCheckFailed when there is a problem."""
     problems = check_folder(seeds_dir)
     for problem in problems:
         print(problem)

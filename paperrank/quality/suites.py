@@ -20,8 +20,8 @@ import great_expectations.expectations as gxe
 import pandas as pd
 from great_expectations.expectations.expectation_configuration import FailureSeverity
 
+from paperrank.core.schema import SIGNALS
 from paperrank.core.seeds import ranking_signals
-from paperrank.core.warehouse import SIGNALS
 from paperrank.quality.references import VenueScales, known_primary_areas, venue_family
 
 MAX_REVIEWS_PER_PAPER = 20

@@ -17,27 +17,23 @@ import json
 from pathlib import Path
 from typing import Any
 
-import click
 import duckdb
 
-from paperrank.core import config
 from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.warehouse import db_path
 
 SHOWN_ROWS = 10
 # dbt's built-in unique and accepted_values tests name the tested column like this
 TESTED_VALUE_COLUMNS = {"unique_field", "value_field"}
-DEFAULT_TARGET = config.dbt_target_path()  # where dbt writes it
 
 
 class DbtTestsFailed(CheckFailed):
     """dbt data tests failed in the last run (their offending rows are printed)."""
 
 
-@click.command("test-failures", help=__doc__)
-@click.option("--target-path", type=click.Path(path_type=Path), default=DEFAULT_TARGET,
-              help="dbt's target folder of the run to explain (default: DBT_TARGET_PATH or target/)")
-def command(target_path: Path) -> None:
+def explain_last_run(target_path: Path) -> None:
+    """Print the rows behind each failed test of the last dbt run in `target_path`; raise
+    DbtTestsFailed when there was one."""
     failed = explain_failures(target_path)
     if failed:
         raise DbtTestsFailed(f"{failed} dbt test(s) failed in the last run (rows above)")

@@ -12,22 +12,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
 import pandas as pd
 
 from paperrank.core import config
 from paperrank.core.errors import CheckFailed
 from paperrank.core.warehouse import db_path
-from paperrank.engines import ENGINES, marts_location
+from paperrank.engines import marts_location
+from paperrank.quality import DEFAULT_DOCS, STAGES
 from paperrank.quality.engine import SuiteOutcome, run_suites
 from paperrank.quality.frames import read_stage
 from paperrank.quality.references import ranked_categories, venue_scales
 from paperrank.quality.report import findings, render
 from paperrank.quality.suites import TableSuite, mart_suites, raw_suites
 from paperrank.quality.summary_page import write_summary
-
-DEFAULT_DOCS = Path("output") / "quality" / "data_docs"
-STAGES = {"raw": ["raw"], "marts": ["marts"], "all": ["raw", "marts"]}
 
 
 class QualityChecksFailed(CheckFailed):
@@ -46,23 +43,10 @@ class Checks:
     docs_dir: Path = DEFAULT_DOCS
 
 
-@click.command("validate", help=__doc__)
-@click.option("--stage", type=click.Choice(sorted(STAGES)), required=True,
-              help="raw (before dbt build), marts (after it) or all")
-@click.option("--taxonomy", default=config.DEFAULT_TAXONOMY,
-              help="taxonomy the labels and marts use (checks labels and categories; "
-                   f"default {config.DEFAULT_TAXONOMY})")
-@click.option("--top-n", type=int, default=config.DEFAULT_TOP_N,
-              help=f"papers each ranked category should have (smaller: warning; default {config.DEFAULT_TOP_N})")
-@click.option("--profile", help="review-form profile for every venue (default: resolved per venue)")
-@click.option("--engine", type=click.Choice(ENGINES), default=config.DEFAULT_ENGINE,
-              help=f"engine whose marts the marts stage checks (default {config.DEFAULT_ENGINE})")
-@click.option("--docs-dir", type=click.Path(path_type=Path), default=DEFAULT_DOCS,
-              help=f"GX Data Docs folder, one site per stage (default {DEFAULT_DOCS})")
-def command(stage: str, taxonomy: str | None, top_n: int, profile: str | None, engine: str,
-            docs_dir: Path) -> None:
-    if not check(Checks(stage, taxonomy, top_n, profile, engine, docs_dir)):
-        raise QualityChecksFailed(f"the {stage} quality checks failed (report above)")
+def validate(checks: Checks) -> None:
+    """Run the stage's checks; raise QualityChecksFailed when one fails (the report is printed)."""
+    if not check(checks):
+        raise QualityChecksFailed(f"the {checks.stage} quality checks failed (report above)")
 
 
 def check(checks: Checks, frames: dict[str, pd.DataFrame] | None = None,

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import duckdb
 
-from paperrank.classify.taxonomy import load_taxonomy
 from paperrank.core.seeds import read_seed
+from paperrank.core.taxonomy import load_taxonomy
 
 
 @dataclass(frozen=True)

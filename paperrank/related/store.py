@@ -17,83 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
+from paperrank.core.schema import DERIVED_DDL
+
 if TYPE_CHECKING:  # only a type here: the warehouse module imports this one at dbt's start-up
     import pandas as pd
 
-DDL = """
-create schema if not exists derived;
-create table if not exists derived.computations (
-    venue varchar not null,
-    part varchar not null,            -- related | subthemes | audit | layouts
-    taxonomy varchar not null,        -- '' for related papers (no taxonomy)
-    label_model varchar not null,     -- '' = the latest label of any model
-    input_key varchar not null,
-    method_key varchar not null,
-    related_papers integer not null,  -- k for related papers, 0 for the other parts
-    papers bigint not null,
-    result_rows bigint not null,
-    seconds double not null,          -- the part's own seconds plus vector_seconds
-    vector_seconds double not null,   -- the vectors' seconds, shared by the parts computed with them
-    computed_at timestamptz not null
-);
-create table if not exists derived.related_inputs (
-    venue varchar not null,
-    paper_id varchar not null,
-    text_hash varchar not null        -- paperrank.related.corpus.text_hash of the paper's text
-);
-create table if not exists derived.paper_related (
-    venue varchar not null,
-    paper_id varchar not null,
-    related_rank integer not null,
-    related_paper_id varchar not null,
-    similarity double not null
-);
-create table if not exists derived.paper_subthemes (
-    venue varchar not null,
-    taxonomy varchar not null,
-    label_model varchar not null,
-    paper_id varchar not null,
-    category varchar not null,
-    subtheme integer not null
-);
-create table if not exists derived.category_subthemes (
-    venue varchar not null,
-    taxonomy varchar not null,
-    label_model varchar not null,
-    category varchar not null,
-    subtheme integer not null,
-    subtheme_label varchar not null,
-    subtheme_terms varchar not null,
-    paper_count bigint not null
-);
-create table if not exists derived.label_audit (
-    venue varchar not null,
-    taxonomy varchar not null,
-    label_model varchar not null,
-    paper_id varchar not null,
-    label_category varchar not null,
-    audit_category varchar not null,
-    audit_confidence double not null
-);
-create table if not exists derived.layout_quality (
-    venue varchar not null,
-    taxonomy varchar not null,
-    label_model varchar not null,
-    layout_category varchar not null, -- '' for the venue's layout, else the ranked category's
-    papers bigint not null,
-    trustworthiness double,           -- null: too few papers to measure (paperrank.related.layout)
-    seconds double not null           -- this layout's own seconds (t-SNE and its measure)
-);
-create table if not exists derived.paper_layouts (
-    venue varchar not null,
-    taxonomy varchar not null,
-    label_model varchar not null,
-    layout_category varchar not null,
-    paper_id varchar not null,
-    x double not null,                -- in the unit square (paperrank.related.layout)
-    y double not null
-);
-"""
 # the tables a part replaces, and whether they are per taxonomy and label model
 PART_TABLES: dict[str, tuple[tuple[str, ...], bool]] = {
     "related": (("related_inputs", "paper_related"), False),
@@ -114,7 +42,7 @@ class Scope:
 
 
 def ensure(con: duckdb.DuckDBPyConnection) -> None:
-    con.execute(DDL)
+    con.execute(DERIVED_DDL)
 
 
 def kept(con: duckdb.DuckDBPyConnection, scope: Scope, input_key: str, method_key: str,

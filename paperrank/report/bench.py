@@ -28,7 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from paperrank.report import cli
+from paperrank.report import render
+from paperrank.report.pages import write_reports
 
 QUERIES = ("diffusion", "graph neural", "language model", "protein", "robot", "zzzz")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -102,12 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         out = args.out_dir or Path(scratch)
         for number, db in enumerate(args.db):
-            shapes = [("published", cli.render.BELOW_CUT), ("every ranked paper", 10**6)]
+            shapes = [("published", render.BELOW_CUT), ("every ranked paper", 10**6)]
             for label, below in shapes[:1] if args.published_only else shapes:
                 drawn, cpu, pages = [], [], []
                 for _ in range(args.runs):
                     started, started_cpu = time.perf_counter(), time.process_time()
-                    pages = cli.write_reports(db, out / f"{number}-{below}", None, below)
+                    pages = write_reports(db, out / f"{number}-{below}", None, below)
                     drawn.append(time.perf_counter() - started)
                     cpu.append(time.process_time() - started_cpu)
                 for _venue, path in pages:

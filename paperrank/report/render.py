@@ -24,9 +24,10 @@ from markupsafe import Markup
 
 from paperrank.core.config import source_date_epoch
 from paperrank.core.errors import PaperrankError
-from paperrank.report import content, figures, picked, words
+from paperrank.report import content, figures, picked, plain_language, values
 from paperrank.report.marts import VenueMarts
 from paperrank.report.quota import PICK_QUOTA, check_quota
+from paperrank.report.sections import category_sections, shown_signals
 
 BELOW_CUT = 10
 
@@ -48,12 +49,12 @@ def number(value: Any, digits: int = 2) -> str:
 
 def dash(value: Any) -> Any:
     """The value, or an en dash when it is missing."""
-    return "\u2013" if content.present(value) is None else value
+    return "\u2013" if values.present(value) is None else value
 
 
 def value(item: Any) -> Any:
     """A setting or statistic of unknown type: floats to 3 decimals, booleans as yes/no."""
-    item = content.present(item)
+    item = values.present(item)
     if item is None:
         return "\u2013"
     if isinstance(item, bool | np.bool_):
@@ -66,7 +67,7 @@ def value(item: Any) -> Any:
 
 
 def percent(share: Any) -> str:
-    return "\u2013" if content.present(share) is None else f"{100 * float(share):.1f}%"
+    return "\u2013" if values.present(share) is None else f"{100 * float(share):.1f}%"
 
 
 def timestamp(value: Any) -> str:
@@ -119,7 +120,7 @@ def venue_year(venue: str) -> str | None:
 
 
 def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -> dict[str, Any]:
-    sections = content.category_sections(data, below)
+    sections = category_sections(data, below)
     heat = content.primary_area_table(data)
     conf = content.confidence_table(data)
     low_rows, low_total = content.low_confidence(data)
@@ -129,15 +130,15 @@ def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -
     return {
         "venue": data.venue,
         "generated_at": generated_at(),
-        "snapshot_from": None if snapshot is None else content.present(snapshot.iloc[0]),
-        "snapshot_to": None if snapshot is None else content.present(snapshot.iloc[1]),
+        "snapshot_from": None if snapshot is None else values.present(snapshot.iloc[0]),
+        "snapshot_to": None if snapshot is None else values.present(snapshot.iloc[1]),
         "settings": content.settings(data),
         "built_at": content.setting(data, "built_at"),
         "taxonomy": content.setting(data, "taxonomy"),
         "weight_set": content.setting(data, "weight_set"),
         "top_n": content.setting(data, "top_n"),
         "weights": content.weights_applied(data.rankings, data.signals),
-        "signals": content.shown_signals(data.rankings, data.signals),
+        "signals": shown_signals(data.rankings, data.signals),
         "accepted": ranked + len(data.excluded),
         "ranked": ranked,
         "excluded_total": len(data.excluded),
@@ -147,12 +148,12 @@ def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -
         "sections": sections,
         "has_uncertainty": data.uncertainty is not None,
         "has_rank_sets": data.rank_sets is not None,
-        "coverage_text": words.coverage_text(data.setting("rank_sets_coverage")),
-        "parts_message": words.parts_message(data.parts),
-        "glossary": words.row_terms(content.shown_signals(data.rankings, data.signals),
+        "coverage_text": plain_language.coverage_text(data.setting("rank_sets_coverage")),
+        "parts_message": plain_language.parts_message(data.parts),
+        "glossary": plain_language.row_terms(shown_signals(data.rankings, data.signals),
                                     content.setting(data, "top_n") or max(
                                         (s.top_count for s in sections), default=None),
-                                    words.coverage_text(data.setting("rank_sets_coverage")),
+                                    plain_language.coverage_text(data.setting("rank_sets_coverage")),
                                     data.uncertainty is not None, data.rank_sets is not None),
         "picks_built": data.picks is not None,
         "statuses": content.statuses(data),
@@ -175,7 +176,7 @@ def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -
         "validity": data.validity,
         "unlisted": (unlisted := content.unlisted_papers(data, sections)),
         "unlisted_packed": packed(unlisted) if unlisted else "",
-        "forum_prefix": content.FORUM_PREFIX,
+        "forum_prefix": values.FORUM_PREFIX,
     }
 
 
@@ -222,7 +223,7 @@ def write(data: VenueMarts, out_dir: Path, below: int = BELOW_CUT,
           quota: int = PICK_QUOTA) -> Path:
     """Write the venue's page as <out_dir>/<venue slug>.html and return its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / f"{content.slugify(data.venue)}.html"
+    target = out_dir / f"{values.slugify(data.venue)}.html"
     target.write_text(render(data, below, quota), encoding="utf-8")
     return target
 

@@ -282,7 +282,8 @@ def seed_papers(papers: list[dict[str, Any]], venue: str = "Test 2026") -> None:
     import os
     from datetime import UTC, datetime
 
-    from paperrank.core.warehouse import Batch, connect, write_batch
+    from paperrank.core.loads import Batch, write_batch
+    from paperrank.core.warehouse import connect
 
     if not os.environ.get("PAPERRANK_DB"):
         raise RuntimeError("set PAPERRANK_DB: tests never write the default warehouse")

@@ -21,7 +21,7 @@ from paperrank.pipeline import rank
 
 # what the steps import, for a fork server to import before it forks (by names the installed
 # package answers to: Python 3.11's fork server imports them without the tests' sys.path)
-PRELOAD = ["paperrank.pipeline.rank", "paperrank.publish.category_csvs", "paperrank.report.cli"]
+PRELOAD = ["paperrank.pipeline.rank", "paperrank.publish.category_csvs", "paperrank.report.pages"]
 
 
 def main(export_dir: Path, report_dir: Path) -> None:

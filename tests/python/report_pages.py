@@ -30,8 +30,8 @@ def source_date(epoch: str) -> Iterator[None]:
 
 
 def render_pages(db: Path, out_dir: Path, epoch: str = EPOCH, **options: int) -> dict[str, Path]:
-    """Every venue's page of `db` (paperrank.report.cli.write_reports, in-process), by venue."""
-    from paperrank.report.cli import write_reports
+    """Every venue's page of `db` (paperrank.report.pages.write_reports, in-process), by venue."""
+    from paperrank.report.pages import write_reports
 
     with source_date(epoch):
         return dict(write_reports(db, out_dir, **options))

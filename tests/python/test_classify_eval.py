@@ -11,7 +11,8 @@ from project import Project
 
 from paperrank.classify.evaluate import warehouse_labels
 from paperrank.cli import run as paperrank
-from paperrank.core.warehouse import Batch, connect, write_batch
+from paperrank.core.loads import Batch, write_batch
+from paperrank.core.warehouse import connect
 
 pytestmark = pytest.mark.e2e  # runs the label models with dbt
 

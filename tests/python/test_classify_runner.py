@@ -9,8 +9,8 @@ import pytest
 from fake_llm_server import FakeLLM, seed_papers
 
 from paperrank.classify.prompt import build_prompt
-from paperrank.classify.taxonomy import load_taxonomy
 from paperrank.cli import run as paperrank
+from paperrank.core.taxonomy import load_taxonomy
 
 SECRET = "sk-test-SECRET-4f2a9c"
 ICML = load_taxonomy("icml2026")

@@ -15,8 +15,8 @@ from paperrank.classify.evaluate import accuracy, cohens_kappa, confusion_matrix
 from paperrank.classify.keywords import KeywordRules, build_rules
 from paperrank.classify.prompt import build_prompt, escape_paper_text
 from paperrank.classify.schema import InvalidAnswer, parse_answer
-from paperrank.classify.taxonomy import load_taxonomy
 from paperrank.core.retry import retry_after_seconds
+from paperrank.core.taxonomy import load_taxonomy
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 ICML_ABSTRACTS = SHARED / "seeds" / "003_8a5ef18394140036.txt"

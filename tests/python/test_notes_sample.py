@@ -21,7 +21,8 @@ from notes_testkit import (
     write_jsonl,
 )
 
-from paperrank.core.warehouse import SIGNALS, connect
+from paperrank.core.schema import SIGNALS
+from paperrank.core.warehouse import connect
 from paperrank.ingest.notes import load_file
 from paperrank.ingest.notes_parser import decide_status
 from paperrank.ingest.profiles import resolve_profile

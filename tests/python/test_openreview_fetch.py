@@ -13,7 +13,8 @@ from notes_testkit import VENUE_ID, assert_accounted, read_sample
 from openreview_fake_server import FakeOpenReview, as_api_note
 
 from paperrank.cli import run as paperrank
-from paperrank.core.warehouse import SIGNALS, connect
+from paperrank.core.schema import SIGNALS
+from paperrank.core.warehouse import connect
 from paperrank.ingest.notes import load_file
 from paperrank.ingest.openreview import fetch_snapshot, venue_name
 from paperrank.ingest.openreview_client import Credentials, OpenReviewClient, RetryPolicy

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from project import ICLR, Project, require_shared, rows
 
-from paperrank.core.warehouse import connect, write_batch
+from paperrank.core.loads import write_batch
+from paperrank.core.warehouse import connect
 from paperrank.ingest.paperlists import read_paperlists
 from paperrank.ingest.profiles import resolve_profile
 

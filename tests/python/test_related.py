@@ -18,7 +18,8 @@ import pytest
 from project import ICLR, rows, warehouse_copy
 
 from paperrank.cli import run as paperrank
-from paperrank.core.warehouse import Batch, connect, write_batch
+from paperrank.core.loads import Batch, write_batch
+from paperrank.core.warehouse import connect
 from paperrank.related.measures import measure
 from paperrank.related.refresh import refresh
 

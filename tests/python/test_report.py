@@ -33,9 +33,10 @@ from report_pages import page, paper_rows, render_pages, section_name, shortlist
 
 from paperrank.core.errors import PaperrankError
 from paperrank.report import render as report_render
-from paperrank.report.cli import parse_quota, write_reports
 from paperrank.report.latex import to_text
 from paperrank.report.marts import PARTS
+from paperrank.report.pages import write_reports
+from paperrank.report.quota import parse_quota
 
 pytestmark = pytest.mark.e2e
 

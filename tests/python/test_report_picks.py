@@ -68,7 +68,7 @@ def test_the_page_does_not_grow_with_the_picks(small_built: Project, tmp_path: P
     assert abs(sizes[1000] - sizes[10]) <= 5 * 2 + 64, sizes
 
 
-@pytest.mark.browser
+@pytest.mark.e2e
 def test_the_browser_shows_the_count_and_the_viewers_own_picks(small_built: Project,
                                                               tmp_path: Path) -> None:
     page_path = report(with_picks(small_built, tmp_path, 3), tmp_path / "report")

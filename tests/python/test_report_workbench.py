@@ -670,7 +670,7 @@ def test_download_name_rule_matches_the_import() -> None:
         assert name_problem(good) is None, good
     for bad in ("", " Ann", "a,b", 'say "hi"', "<b>", "=1+1", "-x", "@me", "tab\there", "x" * 81):
         assert name_problem(bad) is not None, bad
-    result = subprocess.run([sys.executable, "-c", "import paperrank.picks.cli"],
+    result = subprocess.run([sys.executable, "-c", "import paperrank.cli.picks"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
 

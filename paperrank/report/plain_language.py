@@ -10,12 +10,9 @@ computes a statistic.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from paperrank.report.marts import BuildParts, VenueMarts
-
-if TYPE_CHECKING:
-    from paperrank.report.content import CategorySection
 
 # column -> (plain label, what it means): the header's details and the rows' panels
 FACTS: dict[str, tuple[str, str]] = {
@@ -102,7 +99,17 @@ def _reliability(value: float) -> str:
     return "the reviews separate the papers well"
 
 
-def category_words(section: CategorySection, facts: dict[str, Any], data: VenueMarts) -> list[str]:
+class SectionNumbers(Protocol):
+    """What a category's header is written from (paperrank.report.sections.CategorySection)."""
+
+    size: int
+    top_count: int
+    cut: float | None
+    possibly_top_n: int | None
+    certainly_top_n: int | None
+
+
+def category_words(section: SectionNumbers, facts: dict[str, Any], data: VenueMarts) -> list[str]:
     """The category's header as sentences: its size and shortlist, how stable its top N is,
     what its reliability means, and its rank sets with what their guarantee covers."""
     n = section.top_count

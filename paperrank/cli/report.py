@@ -13,8 +13,9 @@ import click
 
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError
+from paperrank.publish import outputs, report_files
 from paperrank.report import marts, render
-from paperrank.report.quota import MAX_QUOTA, PICK_QUOTA, check_quota, parse_quota
+from paperrank.report.quota import MAX_QUOTA, PICK_QUOTA, parse_quota
 
 DEFAULT_DB = config.DEFAULT_PUBLISHED
 
@@ -40,8 +41,6 @@ def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below
     if below < 0:
         raise PaperrankError(f"--below must be 0 or more, not {below}")
     chosen_quota = parse_quota(quota)
-    from paperrank.publish import outputs, report_files
-
     source = db or default_db()
     if out_dir is not None:
         for name, path in report_files.publish_report(source, out_dir, list(venue) or None,
@@ -61,22 +60,3 @@ def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below
             print(f"report for {name}: {path}")
         outputs.remember(folder, one)
     print(f"index of every venue's page: {report_files.write_index(outputs.report_root())}")
-
-
-def write_reports(db: Path, out_dir: Path, venues: list[str] | None = None,
-                  below: int = render.BELOW_CUT,
-                  quota: int = PICK_QUOTA) -> list[tuple[str, Path]]:
-    """Render one page per venue (default: every ranked venue) of `db`'s marts; return
-    (venue, page) pairs. `publish_report` calls this into the folder it stages (the page
-    benchmark into a scratch folder)."""
-    con = marts.connect(db)
-    try:
-        marts.check_marts(marts.mart_columns(con))
-        chosen = venues or marts.venues(con)
-        if not chosen:
-            raise marts.MartsError(f"{db} has no ranked papers (marts.paper_rankings is empty)")
-        loaded = [marts.load_venue(con, venue) for venue in chosen]
-    finally:
-        con.close()
-    check_quota(quota)
-    return [(data.venue, render.write(data, out_dir, below, quota).resolve()) for data in loaded]

@@ -44,7 +44,7 @@ def _text(name: str, value: str | None) -> str | None:
                    "(default: dbt_project.yml)")
 @click.option("--db", type=click.Path(path_type=Path), help="warehouse file (default: PAPERRANK_DB)")
 def command(venue: str, taxonomy: str, label_model: str, related_papers: str | None, db: Path | None) -> None:
-    from paperrank.classify.taxonomy import load_taxonomy
+    from paperrank.core.taxonomy import load_taxonomy
     from paperrank.related.refresh import refresh
 
     k = None
