@@ -114,19 +114,23 @@ class Runs:
         return statistics.median(self.values[key])
 
 
-def scratch_project(work: Path) -> Path:
-    """A copy of the dbt project whose taxonomy seed also holds the `many` shape's taxonomy."""
-    root = work / "project-many"
-    if not (root / "dbt_project.yml").exists():
+def scratch_project(work: Path, taxonomy: str = MANY_TAXONOMY,
+                    categories: list[str] | None = None, refresh: bool = False) -> Path:
+    """A copy of the dbt project whose taxonomy seed also holds a bench taxonomy: the `many`
+    shape's by default, or `taxonomy` of the ranked `categories` (and Other). `refresh` copies
+    the project again, so that the copy runs the models as they are now."""
+    categories = many_categories() if categories is None else categories
+    root = work / ("project-many" if taxonomy == MANY_TAXONOMY else f"project-{taxonomy}")
+    if refresh or not (root / "dbt_project.yml").exists():
         shutil.rmtree(root, ignore_errors=True)
         for folder in ("models", "macros", "seeds", "tests/generic"):
             shutil.copytree(REPO / folder, root / folder)
         shutil.copy2(REPO / "dbt_project.yml", root / "dbt_project.yml")
         with (root / "seeds" / "taxonomies.csv").open("a", newline="", encoding="utf-8") as out:
             writer = csv.writer(out)
-            for order, category in enumerate([*many_categories(), "Other"], start=1):
+            for order, category in enumerate([*categories, "Other"], start=1):
                 slug = category.lower().replace(" ", "-")
-                writer.writerow([MANY_TAXONOMY, category, slug, category != "Other", True, order,
+                writer.writerow([taxonomy, category, slug, category != "Other", True, order,
                                  f"benchmark category {category}", "", ""])
     return root
 

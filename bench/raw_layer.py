@@ -39,12 +39,25 @@ SYNTHETIC_MODEL = "synthetic-truth"
 # `outcomes`: the `short` venue as all its submissions, for the outcome models (issue 25): about
 # 35% not accepted (rejected, some withdrawn or undecided), the accepted ones oral, spotlight or
 # poster, and citation counts (1 in 10 unknown); decisions and citations follow the reviews'
-# mean rating plus noise, so the validity metrics have something to find.
-SHAPES = ("base", "ranked", "many", "short", "outcomes")
+# mean rating plus noise, so the validity metrics have something to find. `long`: the `ranked`
+# labels with real-looking abstracts of about 1,500 characters (each paper's own three sentences,
+# then a real ICLR 2026 abstract picked by its id), so that the cost of carrying abstracts shows.
+# `twenty`: the `short` texts with TWENTY_CATEGORIES ranked categories of the bench taxonomy
+# TWENTY_TAXONOMY (about 92% of the papers ranked), which only a scratch copy of the seeds defines.
+SHAPES = ("base", "ranked", "many", "short", "outcomes", "long", "twenty")
 ICML_RANKED = ("Agentic AI", "AI Systems", "Physical AI", "Healthcare & Life Sciences",
                "Sustainable AI")
 MANY_TAXONOMY = "bench_many"
 MANY_CATEGORIES = 200
+TWENTY_TAXONOMY = "bench_twenty"
+TWENTY_CATEGORIES = 20
+# the longest abstract of the `long` shape, in characters
+LONG_ABSTRACT = 1600
+
+
+def shape_taxonomy(shape: str, taxonomy: str = "icml2026") -> str:
+    """The taxonomy a synthetic venue of `shape` is labelled in."""
+    return {"many": MANY_TAXONOMY, "twenty": TWENTY_TAXONOMY}.get(shape, taxonomy)
 
 
 def load_real(db: Path) -> None:
@@ -68,16 +81,16 @@ def write_synthetic(db: Path, n_papers: int, seed: int = 2026, venue: str = "SYN
     if shape not in SHAPES:
         raise ValueError(f"unknown shape {shape!r}; choose from {', '.join(SHAPES)}")
     generated = generate(n_papers, seed=seed, venue=venue)
-    write_venue(db, generated, taxonomy=MANY_TAXONOMY if shape == "many" else taxonomy,
-                history=history)
+    write_venue(db, generated, taxonomy=shape_taxonomy(shape, taxonomy), history=history)
     if shape != "base":
         reshape(db, shape)
     return len(generated.papers), len(generated.reviews)
 
 
-def many_categories() -> list[str]:
-    """The ranked categories of the `many` shape's taxonomy."""
-    return [f"Topic {i:03d}" for i in range(1, MANY_CATEGORIES + 1)]
+def many_categories(count: int = MANY_CATEGORIES) -> list[str]:
+    """The ranked categories of the `many` shape's taxonomy (of the `twenty` shape's with
+    count=TWENTY_CATEGORIES): the names reshape gives the labels."""
+    return [f"Topic {i:03d}" for i in range(1, count + 1)]
 
 
 def reshape(db: Path, shape: str) -> None:
@@ -89,12 +102,13 @@ def reshape(db: Path, shape: str) -> None:
     """
     number = "cast(regexp_extract(paper_id, '([0-9]+)$', 1) as bigint)"  # 1..n, from generate
     bucket = f"({number} * 7919 % 1000)"
-    if shape in ("ranked", "short", "outcomes"):
+    if shape in ("ranked", "short", "outcomes", "long"):
         ranked = ", ".join("'" + c.replace("'", "''") + "'" for c in ICML_RANKED)
         category = f"case when {bucket} < 850 then [{ranked}][1 + {bucket} % 5] else 'Other' end"
     else:
+        count = TWENTY_CATEGORIES if shape == "twenty" else MANY_CATEGORIES
         category = (f"case when {bucket} < 920 then 'Topic ' || lpad(cast(1 + {bucket} * 7 % "
-                    f"{MANY_CATEGORIES} as varchar), 3, '0') else 'Other' end")
+                    f"{count} as varchar), 3, '0') else 'Other' end")
     con = warehouse.connect(db)
     try:
         con.execute("begin transaction")
@@ -106,7 +120,9 @@ def reshape(db: Path, shape: str) -> None:
                 when primary_area = '{DATASETS_AREA}' then 'optimization'
                 else primary_area end
         """)
-        if shape in ("short", "outcomes"):
+        if shape == "long":
+            lengthen_abstracts(con, number)
+        if shape in ("short", "outcomes", "twenty"):
             # one word each (the acronym before the title, the abstract's first word); the
             # record hash follows the row, as the loaders' would
             con.execute("""
@@ -124,6 +140,33 @@ def reshape(db: Path, shape: str) -> None:
         con.execute("checkpoint")
     finally:
         con.close()
+
+
+def lengthen_abstracts(con: duckdb.DuckDBPyConnection, number: str) -> None:
+    """Give every paper an abstract of about 1,500 characters (the `long` shape): its own three
+    sentences, then a real ICLR 2026 abstract chosen by its id, cut at LONG_ABSTRACT characters.
+    Real text, so that compression and sorts see what a real venue's abstracts give them; each
+    paper's own start, so that no two abstracts are the same."""
+    if not ICLR_PAPERS.exists():
+        raise FileNotFoundError(f"shared data not found: {ICLR_PAPERS} (the long shape's texts)")
+    con.execute(f"""
+        create temp table real_abstracts as
+        select row_number() over (order by openreview_id) - 1 as pick, abstract
+        from read_parquet('{ICLR_PAPERS}')
+        where length(abstract) >= 600
+    """)
+    con.execute(f"""
+        update raw.papers set abstract = left(raw.papers.abstract || ' ' || real.abstract,
+                                              {LONG_ABSTRACT})
+        from real_abstracts as real
+        where real.pick = {number.replace('paper_id', 'raw.papers.paper_id')} * 7919
+            % (select count(*) from real_abstracts)
+    """)
+    con.execute("drop table real_abstracts")
+    con.execute("""
+        update raw.papers set record_hash = md5(concat_ws('|', paper_id, venue, title,
+            abstract, primary_area, status, forum_url, pdf_url))
+    """)
 
 
 def decide_outcomes(con: duckdb.DuckDBPyConnection, number: str) -> None:
