@@ -157,14 +157,52 @@ def long_files(root: Path, limit: int = MAX_LINES) -> list[str]:
             if (lines := len(path.read_text(encoding="utf-8").splitlines())) > limit]
 
 
+# The commands of pipeline/ and publish/ (rank, build, dbt, demo, publish, publications,
+# rollback, export) have not moved to paperrank/cli yet: these are the only imports allowed
+# against the rules, each named with its module. The list may only shrink: an entry that no
+# longer matches an import fails too, so a move that ends one must take it out of here.
+NOT_YET_MOVED = {
+    "paperrank.pipeline.dbt_cli": {"click", "paperrank.cli.options"},
+    "paperrank.pipeline.demo": {"click"},
+    "paperrank.pipeline.rank": {"click", "paperrank.cli.options"},
+    "paperrank.publish.export": {"click", "paperrank.pipeline.rank"},
+    "paperrank.publish.publish_build": {"click", "paperrank.cli.options", "paperrank.pipeline.rank",
+                                        "paperrank.pipeline.dbt", "paperrank.pipeline.gates",
+                                        "paperrank.pipeline.settings"},
+    "paperrank.publish.publish_cli": {"click"},
+    "paperrank.publish.rollback": {"click", "paperrank.pipeline.rank"},
+}
+
+
+def not_yet_moved(problems: list[str]) -> tuple[list[str], set[tuple[str, str]]]:
+    """`problems` less those NOT_YET_MOVED allows, and the allowed pairs that were seen."""
+    left, seen = [], set()
+    for problem in problems:
+        source, _, rest = problem.partition(":")
+        target = rest.split(" imports ", 1)[1].split(" ", 1)[0]
+        if target in NOT_YET_MOVED.get(source, set()):
+            seen.add((source, target))
+        else:
+            left.append(problem)
+    return left, seen
+
+
 def test_no_package_imports_a_later_one() -> None:
-    problems = upward_imports(imports(ROOT), ORDER)
+    problems, _ = not_yet_moved(upward_imports(imports(ROOT), ORDER))
     assert not problems, "imports against the package order:\n" + "\n".join(problems)
 
 
 def test_only_the_command_layer_knows_click() -> None:
-    problems = command_layer_leaks(imports(ROOT))
+    problems, _ = not_yet_moved(command_layer_leaks(imports(ROOT)))
     assert not problems, "click or paperrank.cli outside paperrank/cli:\n" + "\n".join(problems)
+
+
+def test_the_list_of_commands_not_yet_moved_only_shrinks() -> None:
+    found = imports(ROOT)
+    _, up = not_yet_moved(upward_imports(found, ORDER))
+    _, leaks = not_yet_moved(command_layer_leaks(found))
+    allowed = {(source, target) for source, targets in NOT_YET_MOVED.items() for target in targets}
+    assert allowed - up - leaks == set(), "moved: take these out of NOT_YET_MOVED"
 
 
 def test_no_two_modules_import_each_other() -> None:
