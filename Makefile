@@ -93,7 +93,7 @@ export $(PASSED_VARS)
 PROJECT_VAR = $(shell sed -n 's/^  $(1): *//p' dbt_project.yml)
 
 .PHONY: help setup setup-spark lint-ruff lint-mypy lint-sql spark-raw demo run rank report build publish publications rollback export validate validate-raw \
-        validate-marts lint test test-fast test-times test-python docs bench bench-rank rank-sets-sql clean
+        validate-marts lint test test-fast test-times test-python docs bench bench-million bench-rank rank-sets-sql clean
 
 help: ## the targets and the settings with their current values
 	@echo "targets (make <target>):"
@@ -285,7 +285,12 @@ bench: setup ## the ranking, uncertainty, rank-set, outcome, related-papers, ope
 	    $(PY) -m bench.outcomes --db "$$PAPERRANK_PUBLISHED_DB"; \
 	else echo "report-page, rank-set and outcome benchmarks of a real build skipped: no published build at $$PAPERRANK_PUBLISHED_DB (make rank first)"; fi
 
-## make rank against dbt build alone on the real ICLR 2026 data (issue 11's 2x target).
+# papers of the million-paper bench's venues: 10k, 100k or 1M (bench/million.py)
+SIZE ?= 1M
+bench-million: setup ## the ranking path against one hand-written statement at SIZE papers (10k, 100k, 1M), three data shapes
+	$(PY) -m bench.million --size "$(SIZE)"
+
+## make rank against dbt build alone on the real ICLR 2026 data (target: within 2x).
 bench-rank: setup ## make rank against dbt build alone on the real ICLR 2026 data
 	$(PY) -m bench.rank_bench
 

@@ -1,4 +1,4 @@
-"""The ranking path at a chosen size against one hand-written DuckDB statement (issue 56).
+"""The ranking path at a chosen size against one hand-written DuckDB statement.
 
 For each data shape a synthetic venue of the chosen size is written into a warehouse file of its
 own (bench/raw_layer.py), the seeds are loaded, and then, close together so that a loaded
