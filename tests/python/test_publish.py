@@ -501,7 +501,7 @@ def test_a_violated_agreement_rule_fails_rank_naming_it(small_built: Project, tm
     category's first paper fails `rank` with exit 1, naming the rule, and publishes nothing.
     The shortlist and the rule are the ranking's, so the rank builds the ranking alone."""
     root = copy_project(tmp_path / "project")
-    model = root / "models" / "marts" / "category_top_n.sql"
+    model = root / "models" / "marts" / "ranking" / "category_top_n.sql"
     text = model.read_text(encoding="utf-8")
     assert "    where is_top_n\n" in text
     model.write_text(text.replace("    where is_top_n\n", "    where is_top_n and category_rank > 1\n"),
