@@ -1,12 +1,14 @@
--- The ranking's numbers as one hand-written DuckDB statement over the raw layer: the floor the
--- project's models are measured against (bench/million.py, bench/million.md). Each paper's latest
+-- The ranking's numbers as one hand-written DuckDB query over the raw layer: the floor the
+-- project's models are measured against (bench/million.py, bench/million.md). bench/million.py
+-- runs it as two statements: the numbers written alone (`limit_numbers`), and the same numbers
+-- with every column of raw.papers joined last (`limit_written`), so that the windows' sorts never
+-- carry the texts. Each paper's latest
 -- label of the taxonomy, the datasets-and-benchmarks override by primary area, the review means
 -- and the population std of the ratings, z-scores over each venue and category (sample std), the
 -- weighted composite, and the rank with the project's tie-break (composite to 12 decimals, then
 -- rating_mean, then paper_id). One pass over the reviews, one over the labels, one window per
 -- category for the z-scores and one for the rank. The method's settings come from the seed
 -- tables and three variables: set variable taxonomy / weight_set / top_n.
-create or replace table bench.limit_numbers as
 with
 categories as (
     select category

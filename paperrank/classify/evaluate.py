@@ -1,17 +1,10 @@
 """Agreement between the warehouse's labels and another label set.
 
-\b
-Examples:
-  paperrank classify eval --taxonomy iclr2026 \\
-      --against ../shared/data/iclr2026/peer_llm_labels.parquet
-  paperrank classify eval --taxonomy icml2026 --model Qwen/Qwen3.5-397B-A17B --against keywords-v1
-
-The warehouse side is the latest label per paper of the taxonomy (of --model if given;
-otherwise of any model except the one compared against), read from the labels dbt ranks
-with (staging.stg_raw__paper_labels, so `dbt build` must have run on the warehouse).  --against is a
-label file (CSV, parquet, JSONL) or the model name of a label set already in the warehouse.
-Prints the confusion matrix (rows: warehouse, columns: against), accuracy, Cohen's kappa and
-a cross-tab of the warehouse categories against the papers' primary areas.
+The warehouse side is the latest label per paper of the taxonomy, read from the labels dbt ranks
+with (staging.stg_raw__paper_labels); the other side is a label file or a label set already in the
+warehouse. `evaluate_and_write` computes the confusion matrix, accuracy, Cohen's kappa and the
+cross-tab against the papers' primary areas; `paperrank classify eval` (paperrank/cli/classify.py)
+is its command, whose help gives the examples.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """Classify every accepted paper that has no label yet for a taxonomy, model and prompt.
 
-\b
-Examples:
-  paperrank classify run --taxonomy icml2026                     # LLM from classify/config.toml
-  paperrank classify run --taxonomy icml2026 --backend keywords  # offline, deterministic
-  paperrank classify run --taxonomy iclr2026 --model M --base-url URL --concurrency 32
-  paperrank classify run --taxonomy iclr2026 --strategy sampled  # about half the LLM calls
-
-The API key is read from the environment variable named by `api_key_env` in the config
-(OPENAI_API_KEY by default).  Each answer is written to raw.llm_responses as it arrives, so a
-killed run loses nothing and the next run only asks for papers still without an answer.
+Each answer is written to raw.llm_responses as it arrives, so a killed run loses nothing and the
+next run asks only for papers still without an answer. The API key is read from the environment
+variable the config names. `paperrank classify run` (paperrank/cli/classify.py) is its command,
+whose help gives the examples.
 """
 
 from __future__ import annotations

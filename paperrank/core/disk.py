@@ -11,6 +11,8 @@ one-line error instead; any other DuckDB error stays what it is (a bug shows its
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from paperrank.core.errors import PaperrankError
@@ -39,3 +41,16 @@ def duckdb_write_error(error: BaseException, path: Path | str, doing: str,
     where = found.group("file") if found else str(path)
     return PaperrankError(f"cannot write {where} ({doing}): {reason}; {outcome}: "
                           f"{REASONS[reason]}, then run this again")
+
+
+@contextmanager
+def one_line_when_full(path: Path | str, doing: str, outcome: str) -> Iterator[None]:
+    """Turn what `duckdb_write_error` recognises, raised inside the block, into its one-line
+    error; any other error goes on as it was."""
+    try:
+        yield
+    except Exception as error:
+        refused = duckdb_write_error(error, path, doing, outcome)
+        if refused is None:
+            raise
+        raise refused from None

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from paperrank.core.disk import duckdb_write_error
+from paperrank.core.disk import one_line_when_full
 from paperrank.core.schema import LABEL_COLUMNS, PAPER_COLUMNS, REVIEW_COLUMNS
 
 if TYPE_CHECKING:  # pandas is imported where a batch is written: dbt's start-up reads this
@@ -170,28 +170,26 @@ def write_batch(con: duckdb.DuckDBPyConnection, batch: Batch) -> LoadSummary:
     snapshot = batch.snapshot_at if batch.snapshot_at.tzinfo else batch.snapshot_at.replace(tzinfo=UTC)
     path = con.execute("select path from duckdb_databases() where database_name = current_database()").fetchall()[0][0]
     con.execute("begin transaction")
-    try:
-        papers_changed = _write_papers(con, batch, snapshot, now)
-        reviews_changed = _write_reviews(con, batch, snapshot, now)
-        labels_added = _write_labels(con, batch, now)
-        _write_rejections(con, batch, load_id, now)
-        finished = datetime.now(UTC)
-        con.execute(
-            "insert into raw.loads values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                load_id, batch.kind, batch.source, snapshot, now, finished, batch.records_read,
-                len(batch.papers), papers_changed, len(batch.reviews), reviews_changed,
-                len(batch.labels), labels_added, len(batch.rejected),
-            ],
-        )
-        con.execute("commit")
-    except Exception as error:
-        _roll_back(con)
-        refused = duckdb_write_error(error, path, f"loading {batch.source} into the raw layer",
-                                     "nothing of it was loaded")
-        if refused is None:
+    with one_line_when_full(path, f"loading {batch.source} into the raw layer",
+                            "nothing of it was loaded"):
+        try:
+            papers_changed = _write_papers(con, batch, snapshot, now)
+            reviews_changed = _write_reviews(con, batch, snapshot, now)
+            labels_added = _write_labels(con, batch, now)
+            _write_rejections(con, batch, load_id, now)
+            finished = datetime.now(UTC)
+            con.execute(
+                "insert into raw.loads values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    load_id, batch.kind, batch.source, snapshot, now, finished, batch.records_read,
+                    len(batch.papers), papers_changed, len(batch.reviews), reviews_changed,
+                    len(batch.labels), labels_added, len(batch.rejected),
+                ],
+            )
+            con.execute("commit")
+        except Exception:
+            _roll_back(con)
             raise
-        raise refused from None
     by_reason: dict[str, int] = {}
     for rejection in batch.rejected:
         by_reason[rejection.kind] = by_reason.get(rejection.kind, 0) + 1

@@ -64,19 +64,23 @@ def declared_types(folder: Path) -> dict[str, dict[str, str]]:
 
 
 def load_problem(path: Path, types: dict[str, str], shown_as: Path | None = None,
-                 seed_dialect: Dialect | None = None) -> str | None:
+                 seed_dialect: Dialect | None = None,
+                 con: duckdb.DuckDBPyConnection | None = None) -> str | None:
     """Why dbt could not load the seed at `path` (`<file> line N: reason`, the file named as
     `shown_as`), or None when it loads. Columns not declared load as text, as far as the
-    check goes (dbt would guess their type)."""
+    check goes (dbt would guess their type). `con`: an in-memory connection to load into, for a
+    caller that checks several seeds (opening one costs more than loading a small seed)."""
     chosen = seed_dialect or dialect()
     name = shown_as or path
     header = _header(path, chosen)
     if not header:
         return f"{name} line 1: no header line"
     columns = ", ".join(f"{_identifier(column)} {types.get(column, 'varchar')}" for column in header)
-    con = duckdb.connect()
+    own = con is None
+    if con is None:
+        con = duckdb.connect()
     try:
-        con.execute(f"create table seed ({columns})")
+        con.execute(f"create or replace temp table seed ({columns})")
         con.execute(f"copy seed from {_literal(str(path))} ({chosen.copy_options()})")
     except duckdb.Error as error:
         text = str(error)
@@ -85,7 +89,8 @@ def load_problem(path: Path, types: dict[str, str], shown_as: Path | None = None
         reason = text.split("\n", 1)[0] if not found else _reason(text)
         return f"{name} line {line}: dbt's seed load fails: {reason}"
     finally:
-        con.close()
+        if own:
+            con.close()
     return None
 
 

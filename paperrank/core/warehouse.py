@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 
 from paperrank.core import config
-from paperrank.core.disk import duckdb_write_error
+from paperrank.core.disk import one_line_when_full
 from paperrank.core.errors import PaperrankError, WarehouseLocked
 from paperrank.core.loads import Rejection
 from paperrank.core.schema import DERIVED_DDL, RAW_DDL
@@ -39,26 +39,18 @@ def connect(path: Path | str | None = None, read_only: bool = False) -> duckdb.D
             raise PaperrankError(f"warehouse {target} does not exist; load data first")
         return open_duckdb(target, read_only=True)
     target.parent.mkdir(parents=True, exist_ok=True)
-    try:
+    with one_line_when_full(target, "opening the working warehouse", "nothing was loaded"):
         con = open_duckdb(target)
-    except duckdb.Error as error:
-        refused = duckdb_write_error(error, target, "opening the working warehouse", "nothing was loaded")
-        if refused is None:
-            raise
-        raise refused from None
     try:
-        con.execute(RAW_DDL)
-        # the derived schema too (empty until paperrank related runs), so dbt's `derived` sources
-        # exist in every warehouse a loader wrote
-        con.execute(DERIVED_DDL)
-        _fill_reason_kinds(con)
-    except duckdb.Error as error:
+        with one_line_when_full(target, "creating the raw layer's tables", "nothing was loaded"):
+            con.execute(RAW_DDL)
+            # the derived schema too (empty until paperrank related runs), so dbt's `derived`
+            # sources exist in every warehouse a loader wrote
+            con.execute(DERIVED_DDL)
+            _fill_reason_kinds(con)
+    except Exception:
         con.close()
-        refused = duckdb_write_error(error, target, "creating the raw layer's tables",
-                                     "nothing was loaded")
-        if refused is None:
-            raise
-        raise refused from None
+        raise
     return con
 
 

@@ -14,9 +14,11 @@ import csv
 import io
 from pathlib import Path
 
+import duckdb
+
 from paperrank.core.csv_fields import oversized, whole_fields
 from paperrank.core.errors import CheckFailed
-from paperrank.core.seed_load import declared_types, load_problem
+from paperrank.core.seed_load import declared_types, dialect, load_problem
 
 DEFAULT_SEEDS = Path("seeds")
 BOOLEANS = {"true", "false"}  # what the seeds use; dbt would also take other spellings
@@ -48,12 +50,17 @@ def check_folder(folder: Path) -> list[str]:
     (paperrank.core.seed_load), so a seed dbt could not load is named with its line too."""
     types = declared_types(folder)
     problems: list[str] = []
-    for path in sorted(folder.glob("*.csv")):
-        found = check_file(path, types.get(path.stem, {}))
-        if not found:  # well formed as a person reads it: does it load as dbt loads it?
-            loads = load_problem(path, types.get(path.stem, {}))
-            found = [loads] if loads else []
-        problems += found
+    seed_dialect, con = dialect(), duckdb.connect()  # one of each for every seed of the folder
+    try:
+        for path in sorted(folder.glob("*.csv")):
+            found = check_file(path, types.get(path.stem, {}))
+            if not found:  # well formed as a person reads it: does it load as dbt loads it?
+                loads = load_problem(path, types.get(path.stem, {}), seed_dialect=seed_dialect,
+                                     con=con)
+                found = [loads] if loads else []
+            problems += found
+    finally:
+        con.close()
     return problems
 
 
