@@ -5,7 +5,7 @@
     read-only): one CSV per ranked category, every paper best first, and a manifest.json, swapped
     into place whole. The export itself is paperrank.publish.category_csvs (docs/exports.md), the
     one implementation `make export` and `make rank` run too; this macro calls it through the SQL
-    function the project's dbt-duckdb plugin registers (paperrank/pipeline/dbt_plugin.py).
+    function the project's dbt-duckdb plugin registers (paperrank/publish/dbt_plugin.py).
     `venue` picks one venue when the rankings hold several; `bom: true` starts each file with a
     UTF-8 byte order mark, so Excel reads accents right.
 -#}

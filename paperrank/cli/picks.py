@@ -8,16 +8,16 @@ from pathlib import Path
 
 import click
 
+from paperrank.core import config
 from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.seeds import SEEDS
 from paperrank.core.warehouse import db_path
 from paperrank.picks.merge import DEFAULT_WAIT, import_files
-from paperrank.publish.publish import published_path
 
 
 def default_db() -> Path:
     """The published warehouse (the one the report was made from), else the working one."""
-    published = published_path()
+    published = config.published_db()
     return published if published.exists() else db_path()
 
 

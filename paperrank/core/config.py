@@ -39,6 +39,13 @@ def _env(name: str) -> str:
 
 
 # -- paths --------------------------------------------------------------------------------
+def pipeline_log() -> Path:
+    """pipeline.log beside dbt.log (in DBT_LOG_PATH or logs/), where the checks' reports go;
+    read when a command runs: a process that runs several commands (a test session, a bench)
+    may change the variable."""
+    return dbt_log_path() / "pipeline.log"
+
+
 def working_db() -> Path:
     """The working warehouse: `PAPERRANK_DB` if set, so scripts and dbt always agree."""
     return Path(_env("PAPERRANK_DB") or DEFAULT_DB)

@@ -2,7 +2,7 @@
 
 A blank name cannot be told apart from "no venue given" (`--venue ""`, VENUE=), so a blank
 venue that was ranked and published could never be named again to export or roll back; every
-door (rank, publish, export, rollback) refuses it in one line instead.
+door (ingest, rank, publish, export, rollback) refuses it in one line instead.
 """
 from paperrank.core.errors import PaperrankError
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import duckdb
 
+from paperrank.core import venue_name as venue_names
 from paperrank.core.errors import PaperrankError
 from paperrank.core.loads import LoadSummary, write_batch
 from paperrank.core.warehouse import connect
@@ -31,6 +32,7 @@ from paperrank.ingest.snapshots import snapshot_time
 
 def load_notes(path: Path, venue: str, profile: str | None) -> None:
     """Load one notes file into the working warehouse; print its report and summary."""
+    venue_names.check(venue, "--venue")
     form = resolve_profile(venue, profile)
     con = connect()
     try:

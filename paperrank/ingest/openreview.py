@@ -18,6 +18,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from paperrank.core import venue_name as venue_names
 from paperrank.core.config import openreview_credentials
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import connect
@@ -39,7 +40,7 @@ def fetch_and_load(venue_id: str, base_url: str = DEFAULT_BASE_URL, snapshot_dir
                    page_size: int = DEFAULT_PAGE_SIZE, attempts: int = RetryPolicy.attempts,
                    backoff: float = RetryPolicy.backoff_initial) -> None:
     """Fetch a venue into a new snapshot, then load that snapshot as `ingest notes` would."""
-    venue = venue or venue_name(venue_id)
+    venue = venue_name(venue_id) if venue is None else venue_names.check(venue, "--venue")
     form = _profile(venue, venue_id, profile)  # fail before a long crawl
     if page_size < 1 or attempts < 1 or backoff < 0:
         raise PaperrankError("--page-size and --attempts must be at least 1, --backoff not negative")

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from paperrank.core import venue_name as venue_names
 from paperrank.core.errors import PaperrankError
 from paperrank.core.loads import Batch, Rejection, write_batch
 from paperrank.core.schema import SIGNALS
@@ -35,6 +36,7 @@ CITATION_SOURCE = ("Google Scholar citation count as crawled by the paperlists p
 def load(path: Path, venue: str, profile_name: str | None = None,
          snapshot_at: datetime | None = None) -> None:
     """Read, check and write one paperlists file; print its summary."""
+    venue_names.check(venue, "--venue")
     profile = resolve_profile(venue, profile_name)
     for signal in profile.missing_signals():
         print(f"warning: the {profile.name} review form has no {signal}; it stays empty")

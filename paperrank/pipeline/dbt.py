@@ -19,7 +19,7 @@ its first parse: no `enabled=var(...)` (a method's models are empty when another
 force instead), no var in a ref; tests/python/test_dbt_parse.py checks it.
 
 Colour only when stdout is a terminal.  A lock held by another process becomes one line
-(`paperrank.publish.locks`), never a traceback: the pipeline checks the lock before dbt starts,
+(`paperrank.core.warehouse_locks`), never a traceback: the pipeline checks the lock before dbt starts,
 and when another process takes it in between, dbt's own dump of that error (its "Encountered an
 error" and a chained traceback of some 230 lines) is held back.
 """
@@ -32,12 +32,14 @@ import os
 import re
 import sys
 import threading
+from collections.abc import Callable
 from typing import IO, Any
 
-from paperrank.core import config
+from paperrank.core import build_parts, config
 from paperrank.core.errors import CheckFailed, PaperrankError
+from paperrank.core.warehouse_locks import WarehouseLocked, describe_lock
+from paperrank.engines import dbt_target
 from paperrank.pipeline import saved_parses
-from paperrank.publish.locks import WarehouseLocked, describe_lock
 from paperrank.quality import seeds, test_failures
 
 LOADS_SEEDS = {"build", "seed"}
@@ -262,6 +264,28 @@ def _write_artifacts(manifest: Any, result: Any) -> None:
     _MANIFEST_WRITER = threading.Thread(target=write_manifest, args=(manifest, str(target)),
                                         name="paperrank-dbt-manifest")
     _MANIFEST_WRITER.start()
+
+
+def build(vars_json: str, engine: str, extras: tuple[str, ...],
+          released: Callable[[], object] | None = None, quiet: bool = True) -> tuple[str, ...]:
+    """dbt build of the ranking and `extras` on `engine` with the settings `vars_json`
+    (paperrank.core.build_parts selects their models and the tests that read only those); on
+    Spark the DuckDB raw layer is copied into Spark first. dbt starts (its import, the saved
+    parse), then `released` is waited for (the gates' worker reading the raw tables: dbt must
+    not open the working warehouse before it let go). `quiet`: dbt's own lines kept to its
+    log. Returns the extras built."""
+    dbt = Dbt(vars_json, target=dbt_target(engine), quiet=quiet)
+    dbt.manifest  # noqa: B018 - dbt's start, beside the worker's reads
+    if released is not None:
+        released()
+    if engine == "spark":
+        from paperrank.engines.spark import warehouse_dir
+        from paperrank.engines.spark_raw import sync
+
+        sync(config.working_db(), warehouse_dir())
+    # `make test` runs the unit tests
+    dbt.invoke("build", "--exclude-resource-type", "unit_test", *build_parts.build_selection(extras))
+    return extras
 
 
 def wait_for_artifacts() -> None:

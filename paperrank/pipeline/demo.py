@@ -1,4 +1,4 @@
-"""`paperrank demo` (`make demo`): the whole job offline, with a short report.
+"""The whole job offline on a synthetic venue, with a short summary (`paperrank demo`).
 
 Each step prints one progress line; its full output goes to a log file.  The closing summary
 says what the analyst needs: papers per category, what was not ranked and why (the
@@ -15,14 +15,12 @@ import sys
 import time
 from pathlib import Path
 
-import click
-
 from paperrank.core import config
 from paperrank.core.errors import CheckFailed
-from paperrank.pipeline.rank import DEFAULT_REPORT_DIR, Steps, rank
+from paperrank.core.steps import Steps
+from paperrank.pipeline.rank import rank
 from paperrank.pipeline.settings import Settings
 from paperrank.pipeline.summary import category_lines
-from paperrank.publish import outputs, publish
 
 VENUE = "SYNTH 2026"
 TAXONOMY = "icml2026"
@@ -35,18 +33,12 @@ class DemoStepFailed(CheckFailed):
     """A step of the demo exited non-zero; the end of its log says why."""
 
 
-@click.command("demo", help=__doc__)
-@click.option("--papers", type=int, default=None,
-              help="papers of the synthetic venue (default: ICML 2026's 6,352)")
-@click.option("--out", type=click.Path(path_type=Path), default=DEMO_DIR,
-              help=f"folder of the venue files, CSVs and logs (default {DEMO_DIR})")
-@click.option("--report-dir", type=click.Path(path_type=Path), default=None,
-              help=f"folder of the experts' report page (default {DEFAULT_REPORT_DIR}/synth-2026, "
-                   f"listed in {DEFAULT_REPORT_DIR}/index.html)")
-def command(papers: int | None, out: Path, report_dir: Path | None) -> None:
+def run_demo(papers: int | None, out: Path, report_dir: Path | None) -> str:
+    """Generate, load, label, rank and evaluate the synthetic venue (`out`: its files, CSVs and
+    logs; `report_dir`: its page, else its own folder); the closing summary."""
     logs = out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    working, published = config.working_db(), publish.published_path()
+    working, published = config.working_db(), config.published_db()
     working.unlink(missing_ok=True)
     venue_file, truth = out / "synth_2026.parquet", out / "synth_2026_themes.parquet"
     size = ["--papers", str(papers)] if papers else []
@@ -63,14 +55,13 @@ def command(papers: int | None, out: Path, report_dir: Path | None) -> None:
         logs / "3_classify.log", "classify", "run", "--taxonomy", TAXONOMY, "--backend", "keywords"))
     print("rank, audit, publish, export:", flush=True)
     exports = out / "exports"
-    rank(Settings(taxonomy=TAXONOMY, profile="iclr2026"), exports, False, logs / "4_rank.log",
-         report_dir)
+    _, destination = rank(Settings(taxonomy=TAXONOMY, profile="iclr2026"), exports, False,
+                          logs / "4_rank.log", report_dir)
     # eval reads the labels dbt ranks with (staging.stg_raw__paper_labels), so it runs after the build
     evaluation = logs / "5_label_agreement.log"
     Steps(1).run("compare the labels with the venue's true themes", lambda: _paperrank(
         evaluation, "classify", "eval", "--taxonomy", TAXONOMY, "--against", str(truth)))
-    print(summary(published, working, exports, logs, evaluation, outputs.report_dir(VENUE, report_dir)),
-          flush=True)
+    return summary(published, working, exports, logs, evaluation, destination.reports)
 
 
 def _paperrank(log: Path, *args: str) -> None:
@@ -101,7 +92,7 @@ def summary(published: Path, working: Path, exports: Path, logs: Path, evaluatio
         f"  published warehouse  {published}  (build {build_id}; what analysts query)",
         f"  working warehouse    {working}  (loaders and dbt write here)",
         f"  CSVs                 {exports}/  (one per ranked category, manifest.json)",
-        f"  experts' report      {report_dir}/  (the venue's page; {outputs.report_root()}/index.html "
+        f"  experts' report      {report_dir}/  (the venue's page; {config.DEFAULT_REPORT_DIR}/index.html "
         "lists every venue's; open it in a browser)",
         f"  logs                 {logs}/  (dbt's: {config.dbt_log_path()}/dbt.log)",
         "Query the published warehouse:",

@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any
 
 from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.exiting import exit_now
+from paperrank.pipeline import fingerprint
 from paperrank.pipeline.settings import Settings
-from paperrank.publish import fingerprint
 
 if TYPE_CHECKING:
     import pandas as pd

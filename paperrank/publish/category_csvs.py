@@ -2,7 +2,7 @@
 
 `make rank`, `make export`, `paperrank export` and `paperrank rollback` call `export` directly;
 ops' `dbt run-operation export_category_csvs` calls the same function through the SQL function
-the dbt-duckdb plugin registers (`paperrank.pipeline.dbt_plugin`). The export used to be a
+the dbt-duckdb plugin registers (`paperrank.publish.dbt_plugin`). The export used to be a
 151-line macro that called back into Python twice (for the staging folder and the swap), so
 every export, every rollback included, paid a dbt parse; the files, the manifest, the atomic
 swap and the spreadsheet safety are the same.
@@ -24,6 +24,7 @@ from pathlib import Path
 
 import duckdb
 
+from paperrank.core.disk import one_line_when_full
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import ranking_signals
 from paperrank.core.spreadsheet import SQL_FORMULA
@@ -84,7 +85,9 @@ def columns(parts: set[str]) -> list[Column]:
 
 def export(published: Path, out_dir: Path, venue: str | None = None, bom: bool = False) -> str:
     """Write the venue's category CSVs of `published` into a new version of `out_dir` and
-    switch to it; return the summary line. PaperrankError (one line) when it cannot."""
+    switch to it; return the summary line. PaperrankError (one line) when it cannot: a disk
+    that refuses the files (full, read-only, a folder gone) is named with the folder, and the
+    previous CSVs stay as they were, with no temporary folder left."""
     folder = _folder(out_dir)
     if not published.exists():
         raise PaperrankError(f"no published warehouse at {published} (run `make rank` to build "
@@ -104,24 +107,25 @@ def export(published: Path, out_dir: Path, venue: str | None = None, bom: bool =
                                      "file name (a-z, 0-9 and single dashes)")
         settings = _settings(con, chosen)
         written = columns(parts)
-        staged = Path(export_files.staging_folder(str(folder)))
-        try:
-            for slug, _, _ in categories:
-                target = staged / f"{slug}.csv"
-                con.execute(f"copy ({_select(written, parts)} where rankings.venue = ? and "
-                            f"rankings.category_slug = ? order by rankings.category_rank) "
-                            f"to {_literal(str(target))} (format csv, header)", [chosen, slug])
-        except BaseException:
-            export_files.discard(staged)
-            raise
+        manifest = {"venue": chosen, "published_db": str(published), "build_settings": settings,
+                    "columns": [column.name for column in written],
+                    "encoding": "utf-8-sig" if bom else "utf-8",
+                    "files": [{"file": f"{slug}.csv", "category": category, "rows": rows}
+                              for slug, category, rows in categories]}
+        with one_line_when_full(folder, f"the CSVs of {chosen}", "the previous CSVs are unchanged"):
+            staged = Path(export_files.staging_folder(str(folder)))
+            try:
+                for slug, _, _ in categories:
+                    target = staged / f"{slug}.csv"
+                    con.execute(f"copy ({_select(written, parts)} where rankings.venue = ? and "
+                                f"rankings.category_slug = ? order by rankings.category_rank) "
+                                f"to {_literal(str(target))} (format csv, header)", [chosen, slug])
+                return export_files.finish_export(str(staged), str(folder), json.dumps(manifest), bom)
+            except BaseException:
+                export_files.discard(staged)
+                raise
     finally:
         con.close()
-    manifest = {"venue": chosen, "published_db": str(published), "build_settings": settings,
-                "columns": [column.name for column in written],
-                "encoding": "utf-8-sig" if bom else "utf-8",
-                "files": [{"file": f"{slug}.csv", "category": category, "rows": rows}
-                          for slug, category, rows in categories]}
-    return export_files.finish_export(str(staged), str(folder), json.dumps(manifest), bom)
 
 
 def _folder(out_dir: Path) -> Path:

@@ -1,35 +1,36 @@
-"""`paperrank export`: one venue's CSVs of the published build, swapped into place whole.
+"""One venue's CSVs of the published build, swapped into place whole.
 
-The same export the pipeline runs and ops' `dbt run-operation export_category_csvs` calls
-(paperrank.publish.category_csvs); it reads only the published warehouse, read-only, and refuses
-a missing one. The venue may be left out when the published warehouse holds one venue; its CSVs
-go to its own folder unless --export-dir says otherwise.
+The export `deliver` and `roll_back` end with, and what `paperrank export` runs alone (ops'
+`dbt run-operation export_category_csvs` reaches the same `category_csvs.export` through the
+dbt plugin). It reads only the published warehouse, read-only, and refuses a missing one; the
+folder remembers its venue, so another venue whose name gives the same folder is refused.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import click
-
 from paperrank.core import venue_name
 from paperrank.core.errors import PaperrankError
-from paperrank.pipeline import rank
-from paperrank.publish import outputs, publish, venue_history, versions
+from paperrank.publish import category_csvs, outputs, publication, targets, venue_history, versions
 
 
-@click.command("export", help=__doc__)
-@click.option("--export-dir", type=click.Path(path_type=Path), default=None,
-              help=f"folder of the venue's CSVs (default {rank.DEFAULT_EXPORT_DIR}/<venue>)")
-@click.option("--venue", default=None, help="the venue to export (default: the only one published)")
-@click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
-def command(export_dir: Path | None, venue: str | None, bom: bool) -> None:
+def write_csvs(published: Path, export_dir: Path, venue: str, bom: bool) -> str:
+    """The venue's category CSVs of `published` into `export_dir`; the summary line."""
+    done = category_csvs.export(published, export_dir, venue, bom)
+    outputs.remember(export_dir, venue)
+    return done
+
+
+def export_published(export_dir: Path | None, venue: str | None, bom: bool) -> str:
+    """The CSVs of `venue` (None: the only one published) of the published warehouse, into
+    `export_dir` (None: the venue's own folder); the summary line."""
     if venue is not None:
         venue_name.check(venue, "--venue")
-    published = publish.require_published(publish.published_path())
-    rank.check_writable_by_readers(published)
+    published = publication.require_published(publication.published_path())
+    targets.check_writable_by_readers(published)
     current = versions.current(published) or (published if published.is_file() else None)
     if current is None:
         raise PaperrankError(f"{published} is not a publication of paperrank")
     chosen = venue_history.one_venue(current, venue, doing="export")
-    print(rank.export(outputs.export_dir(chosen, export_dir), chosen, bom))
+    return write_csvs(published, outputs.export_dir(chosen, export_dir), chosen, bom)

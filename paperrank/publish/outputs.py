@@ -3,7 +3,7 @@
 An operator ranks many venues with one set of defaults. Each venue's CSVs go to a folder of its
 own (`exports/<slug>/`) and its report page to a folder of its own (`output/report/<slug>/`),
 with an index page beside them (`output/report/index.html`) listing every venue's page; the
-published warehouse holds every venue (`paperrank.publish.publish`). So ranking, exporting or
+published warehouse holds every venue (`paperrank.publish.publication`). So ranking, exporting or
 rolling back one venue never removes, hides or changes another's files. A folder given
 explicitly (EXPORT_DIR, REPORT_DIR, `--export-dir`, `--report-dir`) is used as it is, as before:
 that venue's outputs, and no index.

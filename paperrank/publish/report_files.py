@@ -21,7 +21,7 @@ import duckdb
 
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import one_row
-from paperrank.publish import versions
+from paperrank.publish import outputs, versions
 
 
 def claim(report_dir: Path, create: bool = True) -> None:
@@ -82,6 +82,18 @@ def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
         versions._remove(staged)
         raise
     return [(venue, report_dir / name) for name, venue in sorted(pages.items())]
+
+
+def deliver_pages(db: Path, report_dir: Path, venue: str, index: bool,
+                  **options: int) -> list[tuple[str, Path]]:
+    """The venue's page of `db` drawn into a new version of `report_dir` (`publish_report`),
+    the folder remembering its venue; with `index`, the report root's index lists it beside
+    the other venues' pages."""
+    pages = publish_report(db, report_dir, [venue], **options)
+    outputs.remember(report_dir, venue)
+    if index:
+        write_index(outputs.report_root())
+    return pages
 
 
 def restore(report_dir: Path, db: Path, venue: str) -> list[tuple[str, Path]] | None:

@@ -1,6 +1,6 @@
 """Each venue's publication history, beside the published warehouse's versions.
 
-The published warehouse holds every venue's latest audited build (`paperrank.publish.publish`).
+The published warehouse holds every venue's latest audited build (`paperrank.publish.publication`).
 To bring one venue's previous build back, the project must know which kept publication holds
 it: `.paperrank-venues.json` in `<published>.versions/` lists, per venue, its published builds,
 oldest first, each with the version file it was first published in. Publishing pushes; a

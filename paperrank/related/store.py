@@ -1,7 +1,7 @@
 """The `derived` schema: what paperrank.related computes, kept for dbt to read as a source.
 
 Not `raw`: the raw layer is the loaders' and is fingerprinted around every build
-(paperrank.publish.fingerprint), while these tables are recomputed from it.  Each result is
+(paperrank.pipeline.fingerprint), while these tables are recomputed from it.  Each result is
 kept with the keys it was computed from (`derived.computations`): the input's hash (the
 venue's paper texts, and for sub-themes and the audit its labels) and the method's
 (paperrank.related.method), so a refresh with the same inputs computes nothing.  Every part of

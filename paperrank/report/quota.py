@@ -2,8 +2,7 @@
 pages (shown to every expert as "k of <quota>").
 
 A module of its own, without pandas or the report's templates, so that `paperrank rank` checks
---pick-quota before anything runs and imports the report itself only while the marts are
-checked (`paperrank.pipeline.rank.warm_report`).
+--pick-quota before anything runs and imports the report itself only when it draws the page.
 """
 
 from __future__ import annotations

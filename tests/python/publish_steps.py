@@ -1,6 +1,6 @@
 """The steps of `paperrank rank` after its audit, alone: publish the working warehouse's build,
-export its CSVs, draw its report (`paperrank.pipeline.rank`'s own functions, numbered as the
-pipeline numbers its steps after the build and the audit).
+export its CSVs, draw its report (the publish door the pipeline calls,
+`paperrank.publish.delivery.deliver`, its steps numbered as after the build and the audit).
 
 test_publish.py runs them in a child process on a copy of a venue whose next build is already
 built and audited, and kills it with SIGKILL at each step: the build is made once, not once per
@@ -16,12 +16,13 @@ import os
 import sys
 from pathlib import Path
 
+from paperrank.core.steps import Steps
 from paperrank.core.warehouse import db_path, one_row, open_duckdb
-from paperrank.pipeline import rank
+from paperrank.publish import delivery
 
 # what the steps import, for a fork server to import before it forks (by names the installed
 # package answers to: Python 3.11's fork server imports them without the tests' sys.path)
-PRELOAD = ["paperrank.pipeline.rank", "paperrank.publish.category_csvs", "paperrank.report.pages"]
+PRELOAD = ["paperrank.publish.delivery", "paperrank.publish.category_csvs", "paperrank.report.pages"]
 
 
 def main(export_dir: Path, report_dir: Path) -> None:
@@ -30,9 +31,8 @@ def main(export_dir: Path, report_dir: Path) -> None:
         (venue,) = one_row(con, "select min(venue) from marts.build_settings")
     finally:
         con.close()
-    steps = rank.Steps(3)
-    rank.publish_build(steps, "duckdb", None)
-    rank.deliver(steps, export_dir, report_dir, venue, False, False)
+    destination = delivery.Destination.checked(venue, export_dir, report_dir)
+    delivery.deliver(db_path(), destination, steps=Steps(3))
 
 
 def run(env: dict[str, str], folder: str, export_dir: str, report_dir: str, printed: str) -> None:

@@ -1,5 +1,5 @@
-"""A blank venue (empty or only whitespace) is refused in one line at every door that names or
-publishes a venue: rank, publish, export and rollback.
+"""A blank venue (empty or only whitespace) is refused in one line at every door that loads,
+names or publishes a venue: ingest, rank, publish, export and rollback.
 
 A blank name cannot be told apart from "no venue given" (`--venue ""`, an unset VENUE), so a
 blank venue once published could never be named again to export or roll back. Each door is
@@ -63,3 +63,16 @@ def test_rank_and_publish_refuse_a_build_of_a_blank_venue(small_built: Project, 
     assert "(raw.papers) is blank" in refused(project, "rank")
     assert "marts.build_settings) is blank" in refused(project, "publish")
     assert published_files(project) == before
+
+
+@pytest.mark.parametrize("loader", [["file", "papers.json"], ["notes", "notes.jsonl"],
+                                    ["openreview", "--venue-id", "ICLR.cc/2026/Conference"]])
+def test_every_loader_refuses_a_blank_venue_before_reading_anything(tmp_path: Path,
+                                                                     loader: list[str]) -> None:
+    """The first door: no paper is ever stored under a blank venue (and no file is read, nor
+    any host asked, before the refusal)."""
+    project = Project(tmp_path / "warehouse.duckdb", tmp_path)
+    for blank in BLANKS:
+        line = refused(project, "ingest", *loader, "--venue", blank)
+        assert f"venue {blank!r} (--venue) is blank" in line
+    assert not project.db.exists()

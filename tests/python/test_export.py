@@ -21,7 +21,7 @@ import pytest
 from conftest import load_synthetic, replicate_options
 from project import InProcessDbt, Project, copy_project, few_replicates, warehouse_copy
 
-from paperrank.publish import publish
+from paperrank.publish import delivery
 
 pytestmark = pytest.mark.e2e
 
@@ -147,7 +147,7 @@ def test_a_slug_that_escapes_the_folder_is_refused(small_loaded: Project, tmp_pa
     dbt("seed")
     dbt("run", "--select", "+paper_rankings +build_settings +build_marts", "--vars", few_replicates())
     with project.environment():
-        publish.publish(project.db, project.published)
+        delivery.deliver(project.db, published=project.published)
     folder = tmp_path / "out" / "exports"
     result = paperrank_export(project, folder, check=False)
     assert result.returncode == 2

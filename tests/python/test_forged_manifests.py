@@ -21,7 +21,7 @@ import duckdb
 import pytest
 
 from paperrank.cli import run as paperrank
-from paperrank.publish import export_files, publish, report_files, versions
+from paperrank.publish import delivery, export_files, report_files, versions
 from paperrank.publish.versions import NotOurs
 
 THESIS = "Chapter 1. What I found.\n"
@@ -73,7 +73,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     working = tiny_working(tmp_path / "working.duckdb")
     monkeypatch.setenv("PAPERRANK_DB", str(working))
     monkeypatch.setenv("PAPERRANK_PUBLISHED_DB", str(tmp_path / "published.duckdb"))
-    publish.publish(working, tmp_path / "published.duckdb")
+    delivery.deliver(working, published=tmp_path / "published.duckdb")
     return tmp_path
 
 
@@ -163,7 +163,7 @@ def test_a_duckdb_file_that_only_looks_published_is_never_adopted(env, capsys, m
     before = tree(analysis)
     for _ in range(6):
         with pytest.raises(NotOurs, match="paperrank did not write it"):
-            publish.publish(env / "working.duckdb", analysis)
+            delivery.deliver(env / "working.duckdb", published=analysis)
     monkeypatch.setenv("PAPERRANK_PUBLISHED_DB", str(analysis))
     refused(capsys, ["rollback", "--no-export"], str(analysis))
     assert tree(analysis) == before and not (env / "analysis.duckdb.versions").exists()
@@ -174,7 +174,7 @@ def test_a_real_single_file_publication_is_still_adopted(env) -> None:
     single = env / "single.duckdb"
     shutil.copy(versions.current(env / "published.duckdb"), single)
     single.chmod(0o644)
-    _, new = publish.publish(env / "working.duckdb", single)
+    _, new = delivery.deliver(env / "working.duckdb", published=single)
     history = versions.history(single)
     assert len(history) == 2 and "legacy00" in history[0] and history[1] == new.name
 
@@ -215,5 +215,5 @@ def test_a_plain_file_where_the_link_was_is_not_adopted(env) -> None:
     published.chmod(0o644)
     before, kept = tree(published), versions.listing(published)
     with pytest.raises(NotOurs, match="nothing was moved"):
-        publish.publish(env / "working.duckdb", published)
+        delivery.deliver(env / "working.duckdb", published=published)
     assert tree(published) == before and versions.listing(published) == kept

@@ -175,15 +175,19 @@ def test_the_worker_ends_at_once_and_cleanly(synthetic_loaded: Project, tmp_path
     assert "leaked" not in ended.stderr, ended.stderr[-3000:]
 
 
-def test_dbt_opens_the_warehouse_only_once_the_worker_let_go_of_it() -> None:
-    """`rank.build` starts dbt (its import and saved parse) beside the worker's reads, and opens
+def test_dbt_opens_the_warehouse_only_once_the_worker_let_go_of_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`dbt.build` starts dbt (its import and saved parse) beside the worker's reads, and opens
     the working warehouse (the build) only once the worker has released it: DuckDB lets no
     writer in while another process reads the file."""
-    from paperrank.pipeline import rank
+    from paperrank.pipeline import dbt
 
     order: list[str] = []
 
     class StartedDbt:
+        def __init__(self, vars_json: str, target: str | None = None, quiet: bool = True) -> None:
+            pass
+
         @property
         def manifest(self) -> None:
             order.append("dbt started")
@@ -191,5 +195,6 @@ def test_dbt_opens_the_warehouse_only_once_the_worker_let_go_of_it() -> None:
         def invoke(self, *command: str) -> None:
             order.append(f"dbt {command[0]}")
 
-    rank.build(StartedDbt(), "duckdb", (), lambda: order.append("released"))  # type: ignore[arg-type]
+    monkeypatch.setattr(dbt, "Dbt", StartedDbt)
+    dbt.build("{}", "duckdb", (), lambda: order.append("released"))
     assert order == ["dbt started", "released", "dbt build"]

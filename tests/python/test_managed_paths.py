@@ -23,7 +23,7 @@ import pytest
 from conftest import SYNTHETIC_TAXONOMY
 from project import REPO, Project, as_build, dbt_not_started, replicate_options, rows, venue_copy, warehouse_copy
 
-from paperrank.publish import publish, versions
+from paperrank.publish import delivery, publication, versions
 
 pytestmark = pytest.mark.e2e  # publishes and exports real builds
 
@@ -116,7 +116,7 @@ def test_links_open_under_a_symlinked_parent(built: Project, tmp_path: Path) -> 
     deep.mkdir(parents=True)
     (tmp_path / "warehouse").symlink_to(deep)
     published = tmp_path / "warehouse" / "published.duckdb"
-    publish.publish(built.db, published)
+    delivery.deliver(built.db, published=published)
     result = export(published_at(built, published), tmp_path / "warehouse" / "exports")
     assert result.returncode == 0, result.stderr
     for link in (published, tmp_path / "warehouse" / "exports"):
@@ -178,14 +178,14 @@ def test_rollback_walks_the_publication_history(built: Project, tmp_path: Path) 
     working = warehouse_copy(built, tmp_path / "working").db
     names = {}
     for label in "AB":
-        names[label] = publish.publish(as_build(working, f"build-{label}"), published)[1].name
-    assert publish.rollback(published)[1] == "build-A"
-    names["C"] = publish.publish(as_build(working, "build-C"), published)[1].name
-    was, now, version = publish.rollback(published)
+        names[label] = delivery.deliver(as_build(working, f"build-{label}"), published=published)[1].name
+    assert publication.rollback(published)[1] == "build-A"
+    names["C"] = delivery.deliver(as_build(working, "build-C"), published=published)[1].name
+    was, now, version = publication.rollback(published)
     assert (was, now) == ("build-C", "build-A")  # never the withdrawn B
     assert version.name not in names.values()  # a new publication, composed of A's rows
     with pytest.raises(Exception, match="no earlier publication"):
-        publish.rollback(published)
+        publication.rollback(published)
 
 
 def test_an_upgrade_from_the_single_file_layout_keeps_every_build(built: Project,
@@ -195,8 +195,8 @@ def test_an_upgrade_from_the_single_file_layout_keeps_every_build(built: Project
     published.chmod(0o644)
     (legacy,) = rows(published, "select distinct build_id from marts.build_settings")[0]
     working = as_build(warehouse_copy(built, tmp_path / "working").db, "build-new")
-    _, new = publish.publish(working, published)
+    _, new = delivery.deliver(working, published=published)
     history = versions.history(published)
     assert len(history) == 2 and history[1] == new.name and "legacy00" in history[0]
-    was, now, _ = publish.rollback(published)
+    was, now, _ = publication.rollback(published)
     assert (was, now) == ("build-new", legacy)

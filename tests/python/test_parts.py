@@ -31,7 +31,7 @@ from paperrank.core import build_parts
 from paperrank.core.errors import PaperrankError
 from paperrank.pipeline.dbt import wait_for_artifacts
 from paperrank.pipeline.settings import Settings, check_values
-from paperrank.publish import publish as publishing
+from paperrank.publish import delivery
 
 pytestmark = pytest.mark.e2e
 
@@ -341,5 +341,5 @@ def test_publish_refuses_a_build_it_cannot_tell_apart(built_all: Project, tmp_pa
     (recorded,), = rows(project.db, "select extras from marts.build_settings")
     execute(project.db, statement)
     with pytest.raises(PaperrankError, match=refusal):
-        publishing.publish(project.db, project.published, extras=tuple(filter(None, recorded.split(","))))
+        delivery.deliver(project.db, published=project.published, extras=tuple(filter(None, recorded.split(","))))
     assert not project.published.exists()

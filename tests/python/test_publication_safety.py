@@ -47,8 +47,8 @@ from project import (
 from test_paperlists import paper, write_json
 
 from paperrank.core.errors import PaperrankError
-from paperrank.pipeline import rank as pipeline
-from paperrank.publish import publish, report_files, versions
+from paperrank.core.steps import Steps
+from paperrank.publish import delivery, report_files, versions
 
 pytestmark = pytest.mark.e2e  # runs rank / publish pipelines
 
@@ -140,7 +140,7 @@ def test_report_pages_that_would_collide_are_refused(degenerate: Project, tmp_pa
     InProcessDbt(project)("run", "--vars", few_replicates(top_n=5))
     both = tmp_path / "both.duckdb"
     with project.environment():
-        publish.publish(project.db, both)
+        delivery.deliver(project.db, published=both)
         with pytest.raises(PaperrankError, match="would share the report page synth-2026.html"):
             report_files.publish_report(both, tmp_path / "report")
     assert not (tmp_path / "report").exists()  # nothing half-written is switched in
@@ -175,14 +175,13 @@ def test_rollback_brings_back_the_report_of_the_build_it_restores(degenerate: Pr
     project = venue_copy(degenerate, tmp_path / "venue")
     report = project.scratch / "report"
     first = page_hash(report)
-    # a second build published, exported and drawn by rank's own steps after its audit (as
-    # publish_steps.py runs them): the library's build under another build id, so no second dbt
+    # a second build published, exported and drawn through the publish door (as
+    # publish_steps.py runs it): the library's build under another build id, so no second dbt
     # build, which this test does not look at
     as_build(project.db, "build-2")
     with project.environment():
-        steps = pipeline.Steps(3)
-        pipeline.publish_build(steps, "duckdb", None)
-        pipeline.deliver(steps, project.scratch / "exports", report, VENUES[0], False, False)
+        destination = delivery.Destination.checked(VENUES[0], project.scratch / "exports", report)
+        delivery.deliver(project.db, destination, steps=Steps(3))
     assert page_hash(report) != first  # another build id on the page
     result = project.cli("rollback", "--export-dir", str(project.scratch / "exports"),
                          "--report-dir", str(report))
@@ -215,7 +214,7 @@ def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(
             assert run(["ingest", "file", str(extra), "--venue", "SYNTH 2026", "--profile", "iclr2026"]) == 0
         return taken
 
-    monkeypatch.setattr(pipeline.Gates, "released", read_then_a_loader_commits)
+    monkeypatch.setattr(gates.Gates, "released", read_then_a_loader_commits)
     result = rank(project, "--top-n", "5", "--extras", extras, "--log", str(tmp_path / "log.txt"),
                   check=False)
     line = result.stderr.strip().splitlines()[-1]
@@ -261,7 +260,7 @@ def test_a_lock_lost_in_a_race_is_one_line(degenerate: Project, tmp_path: Path, 
     project = venue_copy(degenerate, tmp_path / "venue")
     before = versions.current(project.published)
     module = importlib.import_module("paperrank.pipeline.rank" if command == "rank"
-                                     else "paperrank.pipeline.dbt_cli")
+                                     else "paperrank.pipeline.run_dbt")
     checked = module.check_writable
     holders: list[subprocess.Popen[str]] = []
 
@@ -326,6 +325,33 @@ def test_a_truncated_working_warehouse_is_one_line(degenerate_loaded: Project, t
     assert f"the working warehouse {broken} cannot be opened" in line
 
 
+@pytest.mark.parametrize("refused", ["csv", "manifest"])
+def test_a_full_disk_while_exporting_leaves_the_previous_csvs(degenerate: Project, tmp_path: Path,
+                                                              refused: str) -> None:
+    """`paperrank export` under a file-size limit (the kernel refuses a write past the limit:
+    a CSV's first bytes, or the manifest's once every CSV is written): one line naming the
+    folder, the previous CSVs as they were, no temporary folder left."""
+    degenerate = venue_copy(degenerate, tmp_path / "venue")
+    exports = degenerate.scratch / "exports"
+    before = {p.name: p.read_bytes() for p in versions.current(exports).iterdir()}
+    largest_csv = max(len(data) for name, data in before.items() if name.endswith(".csv"))
+    assert len(before[versions.MANIFEST]) > largest_csv + 64  # so the limit can fall between
+    limit = 64 if refused == "csv" else largest_csv + 64
+    code = textwrap.dedent(f"""
+        import resource, signal, sys
+        from paperrank.cli import run
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))
+        sys.exit(run(["export", "--export-dir", {str(exports)!r}, "--venue", {VENUES[0]!r}]))
+    """)
+    result = degenerate.run(sys.executable, "-c", code, check=False)
+    line = single_line(result)
+    assert line.startswith(f"error: cannot write {exports}") and "File too large" in line, line
+    assert "the previous CSVs are unchanged" in line
+    assert {p.name: p.read_bytes() for p in versions.current(exports).iterdir()} == before
+    assert not list(versions.versions_dir(exports).glob(".tmp-*"))
+
+
 def test_a_full_disk_while_publishing_is_one_line_and_switches_nothing(degenerate: Project,
                                                                        tmp_path: Path) -> None:
     # a process of its own: the file size limit holds for a whole process
@@ -335,11 +361,11 @@ def test_a_full_disk_while_publishing_is_one_line_and_switches_nothing(degenerat
         import resource, signal, sys
         from pathlib import Path
         from paperrank.core.errors import PaperrankError
-        from paperrank.publish import publish
+        from paperrank.publish import delivery
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))
         try:
-            publish.publish(Path({str(degenerate.db)!r}), Path({str(degenerate.published)!r}))
+            delivery.deliver(Path({str(degenerate.db)!r}), published=Path({str(degenerate.published)!r}))
         except PaperrankError as error:
             print(error, file=sys.stderr)
             sys.exit(2)

@@ -442,7 +442,7 @@ def test_kill_9_while_publishing_exporting_or_reporting_leaves_a_whole_build(
         small_built: Project, rebuilt: Project, forks: Any, tmp_path: Path) -> None:
     """Before: a kill during the export left some CSVs new and some old. Build B is built and
     audited in the working warehouse, A published: each point kills the steps that follow the
-    audit (publish_steps.py, `paperrank.pipeline.rank`'s own) on a fresh copy of that, and
+    audit (publish_steps.py: the publish door) on a fresh copy of that, and
     the published warehouse, the CSVs and the report are each exactly A or exactly B."""
     ready = rolled_back(rebuilt, tmp_path / "ready")
     previous, new = state(small_built), state(rebuilt)

@@ -1,38 +1,30 @@
-"""`paperrank publish`: audit what `make build` left in the working warehouse, publish it.
+"""Audit what `make build` left in the working warehouse and deliver it (`paperrank publish`).
 
-For an operator who ran dbt by hand: the marts-agree rules (dbt's singular tests tagged
-marts_agree, tests/singular/) and the mart checks run first, and nothing is published unless
-both pass (run `dbt build`, with its tests, before this).  --extras must name the extras the
-build holds (marts.build_settings.extras; a build with other extras is refused before
-anything runs), and only the ranking's and those extras' marts are audited and published.
+For an operator who ran dbt by hand: the raw checks, the marts-agree rules (dbt's singular tests
+tagged marts_agree, tests/singular/) and the mart checks run first, and nothing is published
+unless all pass. The build must hold exactly the extras asked for (marts.build_settings.extras),
+and only the ranking's and those extras' marts are audited and published. The published
+warehouse alone: the CSVs and the page are `paperrank export` and `paperrank report`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import click
-
-from paperrank.cli.options import settings_options
 from paperrank.core import build_parts
 from paperrank.core.errors import CheckFailed, PaperrankError
+from paperrank.core.steps import Steps
 from paperrank.core.warehouse import db_path
+from paperrank.core.warehouse_locks import check_writable
 from paperrank.engines import dbt_target
-from paperrank.pipeline import rank
 from paperrank.pipeline.dbt import Dbt, DbtFailed
 from paperrank.pipeline.gates import Gates
-from paperrank.pipeline.rank import Steps
 from paperrank.pipeline.settings import Settings
-from paperrank.publish import publish
-from paperrank.publish.locks import check_writable
+from paperrank.publish.delivery import Published, check_build, deliver
 
 
-@click.command("publish", help=__doc__)
-@settings_options
-@click.option("--log", type=click.Path(path_type=Path), default=rank.default_log,
-              help="file the quality reports are appended to "
-                   "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
-def command(chosen: Settings, log: Path) -> None:
+def publish_built(chosen: Settings, log: Path) -> Published:
+    """Check the working warehouse's build of `chosen`'s extras and publish it."""
     working = db_path()
     if not working.exists():
         raise PaperrankError(f"no working warehouse at {working}; load data and run make build first")
@@ -40,13 +32,15 @@ def command(chosen: Settings, log: Path) -> None:
     log.parent.mkdir(parents=True, exist_ok=True)
     dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine))
     extras = chosen.extras
-    publish.check_build(working, chosen.engine, extras)  # before anything runs
+    check_build(working, chosen.engine, extras)  # before anything runs
     gates = Gates(chosen, log)
     try:
         steps = Steps(4)  # raw checks, marts agree, mart checks, publish
         steps.run("raw checks", gates.raw)
         steps.run("marts agree", lambda: agree(dbt, extras))
-        rank.audit_and_publish(chosen, log, steps, gates, extras)
+        gates.start_marts()  # the worker fingerprints the raw layer again, then checks the marts
+        return deliver(working, engine=chosen.engine, extras=extras, audit=gates.marts_verdict,
+                       steps=steps)
     finally:
         gates.stop()
 

@@ -1,4 +1,4 @@
-"""Publish an audited build: a new, complete DuckDB file, then one atomic switch.
+"""Publications of the published warehouse: a new, complete DuckDB file, then one atomic switch.
 
 The working warehouse (PAPERRANK_DB) is where loaders and dbt write and where the audit runs.
 Analysts open the published warehouse (PAPERRANK_PUBLISHED_DB), a symbolic link to one
@@ -56,19 +56,6 @@ def require_published(path: Path) -> Path:
     return path
 
 
-def publish(working: Path, published: Path, keep: int = versions.KEEP,
-            engine: str = "duckdb", extras: tuple[str, ...] | None = None) -> tuple[str, Path]:
-    """Copy the working warehouse's published relations into a new version and switch to it
-    (`stage`, then `install`).
-
-    On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read through
-    DuckDB, so the publication is the same kind of DuckDB file whichever engine built it.
-    `extras`, when given, are the extras the build must hold (marts.build_settings.extras):
-    a build of other extras is refused.  Returns the build id and the version file.  Raises
-    before switching on any error."""
-    return install(stage(working, published, keep, engine, extras))
-
-
 @dataclass(frozen=True)
 class Staged:
     """A publication composed and checkpointed in the versions folder, not yet switched in:
@@ -83,8 +70,13 @@ class Staged:
 
 def stage(working: Path, published: Path, keep: int = versions.KEEP,
           engine: str = "duckdb", extras: tuple[str, ...] | None = None) -> Staged:
-    """Compose the build's publication (`publish`'s arguments) and switch nothing, so the
-    pipeline composes it while the marts are audited and installs it only once they pass.
+    """Compose the build's publication and switch nothing, so it is composed while the marts
+    are audited and installed only once they pass (`paperrank.publish.delivery`).
+
+    On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read
+    through DuckDB, so the publication is the same kind of DuckDB file whichever engine built
+    it. `extras`, when given, are the extras the build must hold (marts.build_settings.extras):
+    a build of other extras is refused. Versions beyond the `keep` latest are removed.
     Raises PaperrankError, leaving nothing behind, when the build cannot be published or the
     disk refuses the file."""
     staged = _staged_path(published)

@@ -1,0 +1,105 @@
+"""The publish door: deliver a finished build of a venue to everyone who reads it.
+
+`deliver` is the one call the pipeline makes to publish (`paperrank.publish.rollback.roll_back`
+is the one to go back). Under the publish lock (`paperrank.publish.lock`), in this order:
+
+    compose the new publication (the build's venues from the working warehouse, every other
+    venue as published) -> the audit's verdict -> switch the published warehouse and record
+    each venue's build -> the venue's CSVs -> the venue's report page
+
+The audit (the pipeline's mart checks, a callable) runs while the publication is composed
+beside it and must pass before anything is switched; a failed audit removes what was composed.
+Each output is switched in whole (`paperrank.publish.versions`), so a run killed at any point
+leaves each the previous build's or the new one's, and the lock makes the next publisher compose
+from this one's publication, so two venues delivered at overlapping times both land.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple, TypeVar
+
+from paperrank.core.errors import PaperrankError
+from paperrank.core.steps import Steps
+from paperrank.publish import export, lock, publication, report_files, versions
+from paperrank.publish.targets import Destination
+
+T = TypeVar("T")
+
+__all__ = ["Destination", "Published", "check_build", "deliver"]
+
+
+class Published(NamedTuple):
+    """What `deliver` switched in: the build's id and its publication file."""
+
+    build_id: str
+    version: Path
+
+
+def deliver(working: Path, destination: Destination | None = None, *, engine: str = "duckdb",
+            extras: tuple[str, ...] | None = None, audit: Callable[[], None] | None = None,
+            steps: Steps | None = None, published: Path | None = None,
+            keep: int = versions.KEEP) -> Published:
+    """Publish the build in `working` (built by `engine`, holding exactly `extras`, or whatever
+    it holds when None) once `audit` passes, then its venue's CSVs and page to `destination`
+    (none: the published warehouse alone, as `paperrank publish`). `steps` numbers the lines
+    printed (none: nothing printed); `published` defaults to PAPERRANK_PUBLISHED_DB."""
+    published = published or publication.published_path()
+    publication.claim(published)  # the versions folder, where the lock lives, is the project's
+    doing = f"the delivery of {destination.venue if destination else working}"
+    with lock.publishing(published, doing, say=_say(steps)):
+        if audit is None:
+            done = _step(steps, "publish", lambda: publication.install(
+                publication.stage(working, published, keep, engine, extras)))
+        else:
+            staged = _step(steps, "mart checks", lambda: _audited(
+                lambda: publication.stage(working, published, keep, engine, extras), audit))
+            done = _step(steps, "publish", lambda: publication.install(staged))
+        _say(steps)(f"published build {done[0]} of {working}: {published} -> {done[1].name}")
+        if destination is not None:
+            _outputs(steps, published, destination)
+    return Published(*done)
+
+
+def check_build(working: Path, engine: str, extras: tuple[str, ...]) -> None:
+    """Before an audit of a build made by hand: the working warehouse holds one build of
+    exactly `extras`, with every mart it lists, so the audit checks that build's marts."""
+    publication.check_build(working, engine, extras)
+
+
+def _audited(stage: Callable[[], publication.Staged], audit: Callable[[], None]) -> publication.Staged:
+    """The publication composed, then the audit's verdict; errors in the order the steps had
+    when they ran one after the other (a failed audit explains a build that cannot be
+    published), and what was composed removed when the audit fails."""
+    try:
+        staged = stage()
+    except PaperrankError:
+        audit()
+        raise
+    try:
+        audit()
+    except BaseException:
+        publication.discard(staged)
+        raise
+    return staged
+
+
+def _outputs(steps: Steps | None, published: Path, destination: Destination) -> None:
+    """The published build's CSVs, then its page (each switched in whole)."""
+    venue = destination.venue
+    _step(steps, "export", lambda: export.write_csvs(published, destination.exports, venue,
+                                                     destination.bom))
+    _say(steps)(f"CSVs: {destination.exports}/ (manifest.json lists them)")
+    pages = _step(steps, "experts' report", lambda: report_files.deliver_pages(
+        published, destination.reports, venue, destination.index, **destination.report_options))
+    for shown, page in pages:
+        _say(steps)(f"report for {shown}: {page}")
+
+
+def _step(steps: Steps | None, name: str, action: Callable[[], T]) -> T:
+    return action() if steps is None else steps.run(name, action)
+
+
+def _say(steps: Steps | None) -> Callable[[str], None]:
+    return (lambda _line: None) if steps is None else steps.say
