@@ -2,7 +2,7 @@
 
     python -m bench.picks_page --db PUBLISHED_WAREHOUSE [--venue NAME] [--picks 100000] [--runs 3]
 
-Targets (issue 57): with 100,000 picks the page stays under 2 MB and the report step within 1 s
+Targets: with 100,000 picks the page stays under 2 MB and the report step within 1 s
 of its time with none. A copy of the warehouse gets `--picks` picks in marts.expert_picks: the
 venue's ranked papers in rank order, each picked by one expert after another (expert k picks
 every ranked paper once), so every paper is picked about picks / ranked times. The report step

@@ -14,7 +14,7 @@ its CPU seconds (user + system of the process tree, which a busy machine inflate
 - `make demo` after set-up (`paperrank demo`, its own warehouses);
 - every kind of wrong setting (`paperrank rank` refused in one line, exit 2, dbt not started).
 
-Targets (issues 33, 35, on a quiet 2-core machine): rank with every extra at most 20 s and
+Targets (on a quiet 2-core machine): rank with every extra at most 20 s and
 with none at most 8 s on ICLR 2026; the demo at most 90 s; start-up at most 3 s; each refusal
 at most 3 s. Timing lives here, never in a test.
 """

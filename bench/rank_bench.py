@@ -8,7 +8,7 @@ run measures, in fresh processes:
 - rank: `paperrank rank`, what `make rank` runs: raw checks, the same dbt build,
   mart checks, the marts-agree check, publish, export, in one process.
 
-It prints the medians, the ratio (issue 11's target: rank within 2x of build) and where the
+It prints the medians, the ratio (the target: rank within 2x of build) and where the
 rank's time goes, from the step times it prints (the project parse is inside the dbt build
 step); the rest is Python's and dbt's start-up and reading the raw tables.  Timing lives here,
 never in a test.

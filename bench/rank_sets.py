@@ -8,7 +8,7 @@
   reading the CSV and writing the answer included) on synthetic tables of those sizes, in each
   data shape of `--shapes` (`SHAPES`), with --tau 30 (the scaled path's exact memberships
   included), under the project's defaults (PAPERRANK_MEMORY_LIMIT 1GB): wall time, CPU time,
-  peak RSS and the path the command took. The targets (issues 33 and 36): 15 rows within 3 s,
+  peak RSS and the path the command took. The targets: 15 rows within 3 s,
   10,000 within 10 s, 100,000 within 30 s and 2 GB.
 - `--scales 1m-short,1m-many` (any scale of `python -m bench`): a synthetic venue of that
   shape is loaded and ranked (untimed), then per run, in a fresh process, `dbt run` of the

@@ -36,7 +36,7 @@ SYNTHETIC_MODEL = "synthetic-truth"
 # taxonomy MANY_TAXONOMY (about 85% of the papers ranked), which only the benchmark's scratch
 # copy of the seeds defines. `short`: the `ranked` labels with one-word titles and abstracts, so
 # that moving text no longer hides the arithmetic (the long-text shapes carry ~1 KB per paper).
-# `outcomes`: the `short` venue as all its submissions, for the outcome models (issue 25): about
+# `outcomes`: the `short` venue as all its submissions, for the outcome models: about
 # 35% not accepted (rejected, some withdrawn or undecided), the accepted ones oral, spotlight or
 # poster, and citation counts (1 in 10 unknown); decisions and citations follow the reviews'
 # mean rating plus noise, so the validity metrics have something to find. `long`: the `ranked`

@@ -10,9 +10,9 @@ same warehouse, which finds its inputs unchanged; what that adds to a rebuild is
 seconds inside the pipeline's process (`paperrank rank` has imported DuckDB and pandas already),
 timed in-process after the same imports.
 The seconds of each part come from derived.computations. Medians are printed as a Markdown
-table and written to output/bench/related.csv. Targets (issue 38): related papers and sub-themes
+table and written to output/bench/related.csv. Targets: related papers and sub-themes
 of ICLR 2026 within 30 s on a quiet 2-core machine, an unchanged rebuild within 1 s, 100,000
-papers within 2 GB; the maps (issue 58) of ICLR 2026 within 10 s (maps_s), within the same 2 GB.
+papers within 2 GB; the maps of ICLR 2026 within 10 s (maps_s), within the same 2 GB.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The openai client sends through httpx2 and reads and parses the answers itself, so the bounds sit
 in httpx2's event hooks, which every request and every answer pass through (redirects included),
-whatever transport or proxy the client uses (issue 36):
+whatever transport or proxy the client uses:
 - each request asks for an uncompressed answer; one compressed anyway is inflated here, in
   bounded steps, so a gzip bomb never expands at once;
 - an answer may be at most `MAX_ANSWER_BYTES` once decompressed, counted as it arrives (a

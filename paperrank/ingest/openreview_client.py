@@ -8,7 +8,7 @@ which honours Retry-After), and the credentials can never reach a log line, an e
 message, a repr, or another host (a server's error message is shown without them, in any
 spelling it echoes them: `paperrank.core.redact`).
 
-A hostile or broken server is bounded (issue 22):
+A hostile or broken server is bounded:
 - redirects are followed by hand, only to the same origin; a redirect elsewhere of a request
   carrying the password or the token is refused (httpx would re-send a 307's JSON body);
 - each request has a deadline for the whole answer (`RetryPolicy.timeout`), not per read, so
@@ -16,7 +16,7 @@ A hostile or broken server is bounded (issue 22):
 - answers are decompressed here, in bounded steps, up to `max_bytes` (a gzip bomb stops at
   the cap instead of taking gigabytes);
 - an answer's JSON may nest at most `paperrank.core.network.MAX_JSON_DEPTH` levels, checked
-  before it is parsed (200,000 levels were a RecursionError traceback; issue 36): a deeper
+  before it is parsed (200,000 levels were a RecursionError traceback): a deeper
   one is refused in one line, not retried;
 - paging stops, saying so, when a page brings no new note (a repeated page), past the count
   the server announced, or past `max_notes` when it announces none;

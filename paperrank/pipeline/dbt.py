@@ -9,7 +9,7 @@ depends only on the files, the profile and the target. Two things follow:
   settings: dbt invalidates it when the `--vars` of the parse change, and the parse has none;
 - across warehouse files, each parse is also kept for its warehouse
   (`paperrank.pipeline.saved_parses`): dbt's one saved parse fits one profile connection, the
-  file's path included, so switching between venues' warehouses used to parse everything;
+  file's path included, so without it switching between venues' warehouses parses everything;
 - within a process, one parsed manifest serves every command with any settings (`MANIFESTS`,
   keyed by what the parse does depend on): `make rank` parses once, and a test session that
   runs many pipelines in-process parses once per target.

@@ -2,10 +2,9 @@
 
 `make rank`, `make export`, `paperrank export` and `paperrank rollback` call `export` directly;
 ops' `dbt run-operation export_category_csvs` calls the same function through the SQL function
-the dbt-duckdb plugin registers (`paperrank.publish.dbt_plugin`). The export used to be a
-151-line macro that called back into Python twice (for the staging folder and the swap), so
-every export, every rollback included, paid a dbt parse; the files, the manifest, the atomic
-swap and the spreadsheet safety are the same.
+the dbt-duckdb plugin registers (`paperrank.publish.dbt_plugin`). Python rather than a macro,
+so that no export but ops' own pays a dbt parse; the files, the manifest, the atomic swap and
+the spreadsheet safety are the same whichever door calls it.
 
 It reads only the published warehouse, attached read-only to a private in-memory database, so
 it never blocks a build or an analyst. Each ranked category of the venue becomes `<slug>.csv`

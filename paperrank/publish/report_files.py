@@ -1,12 +1,12 @@
 """The experts' report as part of the publication: a version folder, switched whole.
 
-The pages used to be rewritten in place, so a full disk left a truncated page instead of the
-good one, and `make rollback` left the withdrawn build's page in front of the experts.  Now
-the pages of one build are written into a temporary folder in `<report dir>.versions/`, with a
-manifest (the build id, each page's venue, size and sha256), made read-only and switched in
-with one atomic rename (`paperrank.publish.versions`), like the warehouse and the CSVs.  A
-failure at any point leaves the previous report as it was.  Rollback points the report back
-at the version of the build it restores (`restore`), or draws that build's pages again.
+Pages rewritten in place would leave a truncated page on a full disk, and a rollback would leave
+the withdrawn build's page in front of the experts. So the pages of one build are written into a
+temporary folder in `<report dir>.versions/`, with a manifest (the build id, each page's venue,
+size and sha256), made read-only and switched in with one atomic rename
+(`paperrank.publish.versions`), like the warehouse and the CSVs. A failure at any point leaves
+the previous report as it was. Rollback points the report back at the version of the build it
+restores (`restore`), or draws that build's pages again.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ or removed):
   the first version, and only when the caller's `legacy` test recognises it strictly and no
   versions folder has been started beside it.
 
-Why folders are never adopted (issue 36).  A folder was adopted when it "looked like" an old
+Why folders are never adopted.  A folder was adopted when it "looked like" an old
 export (a `manifest.json` listing exactly its files) or an old report (pages carrying the
 report's generator tag); a user's folder with a `manifest.json` naming `thesis.txt`, used as
 EXPORT_DIR, became a version and was deleted five exports later.  Whatever a recognition test

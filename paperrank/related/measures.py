@@ -1,6 +1,6 @@
 """How good related papers are, by three measures that need no human judgement.
 
-Over every paper and each of its related papers (docs/related-papers.md, issue 38):
+Over every paper and each of its related papers (docs/related-papers.md):
 - same category: the share of (paper, related paper) pairs whose labels agree (the LLM's
   categories on ICLR 2026; a random pick of 5 scores 0.59, most papers being "Other");
 - same primary area: the share of pairs of the same primary area (random: 0.08);

@@ -3,7 +3,7 @@ interactive, and search time per keystroke in headless Chromium (Debian's, drive
 
     python -m paperrank.report.bench --db WAREHOUSE [--db ANOTHER ...] [--runs 5]
 
-Targets (issue 37): the ICLR 2026 page at most 2 MB with related papers (5 a paper); search
+Targets: the ICLR 2026 page at most 2 MB with related papers (5 a paper); search
 under 30 ms a keystroke at the 95th percentile over all ranked papers; interactive within 1 s;
 and (the report step of `make rank`) the pages drawn in at most 2 s.  Each warehouse is measured
 twice: the page as published (the shortlists and the papers just below each cut) and a page that

@@ -1,9 +1,9 @@
 """A small SVG drawing kit for the report's plots: a canvas, linear scales with round ticks,
 axes and legends, written straight to SVG text.
 
-The plots used to be matplotlib figures saved as SVG; drawing them took most of the report's
-time (about 11 of 15 s on ICLR 2026) and most of its weight, for bars, lines, dots and labels a
-few lines of SVG draw as well.  Every number is written to 0.1 px, every text node and attribute
+Why not matplotlib: its figures saved as SVG take most of a report's time and weight (on
+ICLR 2026, about 11 of 15 s: CHANGELOG.md) for bars, lines, dots and labels a few lines of SVG
+draw as well.  Every number is written to 0.1 px, every text node and attribute
 is escaped, and the same data gives the same bytes.
 """
 

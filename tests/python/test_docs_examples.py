@@ -1,4 +1,4 @@
-"""Every SQL and Python example of README.md and docs/*.md runs as written (issue 57, point 8).
+"""Every SQL and Python example of README.md and docs/*.md runs as written.
 
 The examples are read from the Markdown: each ```sql block (statement by statement), each
 ```python block (as a script) and each `.venv/bin/python -c "..."` line of a shell block (through

@@ -1,4 +1,4 @@
-"""Issue 36 point 8: a folder or file that only looks like the project's is never adopted.
+"""A folder or file that only looks like the project's is never adopted.
 
 Before: a user's folder holding a `manifest.json` that named `thesis.txt`, used as EXPORT_DIR,
 was adopted as an old export and `thesis.txt` was deleted six exports later; a folder of

@@ -1,4 +1,4 @@
-"""A write the disk refuses ends in one line naming the file and the step (issue 57, point 3):
+"""A write the disk refuses ends in one line naming the file and the step:
 the working warehouse (a loader writing the raw tables) and the picks seed.
 
 The disks are real where the machine allows it: a 1 MB tmpfs (full) and a read-only one,

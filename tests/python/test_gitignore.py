@@ -1,4 +1,4 @@
-"""Issue 22 point 16: `.gitignore` covers the managed links and their versions folders.
+"""`.gitignore` covers the managed links and their versions folders.
 
 `/exports/` matched the folder only: once `exports` became a symbolic link, `git status`
 showed it and its `.versions/` folder, and `git add -A` would commit megabytes of CSVs.

@@ -1,4 +1,4 @@
-"""Issue 36 points 5-7: hostile endpoints, against real HTTP servers on 127.0.0.1.
+"""Hostile endpoints, against real HTTP servers on 127.0.0.1.
 
 Before: 200,000 levels of nesting from OpenReview or the LLM endpoint (the page, the answer,
 the model's message, the model list of `classify check`) were a RecursionError traceback, exit

@@ -1,4 +1,4 @@
-"""Issue 22 point 7: a labels file's category names match the taxonomy exactly (case and
+"""A labels file's category names match the taxonomy exactly (case and
 surrounding white space aside); anything else is a rejected row with its reason.
 
 An earlier rule kept only a-z and 0-9 before matching, so `AI/Systems` and `AI Systems` were

@@ -1,4 +1,4 @@
-"""Issue 22 point 14: every LLM answer is stored up to a cap, with its full length and sha256,
+"""Every LLM answer is stored up to a cap, with its full length and sha256,
 rejected ones included.  Hostile answers once grew the warehouse from 1.5 MB to 195 MB for 8
 papers; here 8 papers each get 3 MB answers (invalid JSON, then a valid shape with a 3 MB
 rationale, which the schema refuses) from a real chat-completions server on 127.0.0.1."""

@@ -1,4 +1,4 @@
-"""Long fields and decomposed names in the files operators hand to paperrank (issue 57, point 5).
+"""Long fields and decomposed names in the files operators hand to paperrank.
 
 - a picks row with a field over Python's CSV field limit (a 1 MB note spanning lines) is refused
   alone, with its line and that reason; the file's other rows are taken;

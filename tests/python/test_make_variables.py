@@ -1,4 +1,4 @@
-"""make hands every variable to paperrank as the very text typed (issue 57, point 7).
+"""make hands every variable to paperrank as the very text typed.
 
 The real Makefile runs each target's recipe with `PAPERRANK` pointed at a stand-in that prints
 the arguments it was given: a venue with double quotes, a `$`, backticks and two spaces, an

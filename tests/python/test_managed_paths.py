@@ -1,4 +1,4 @@
-"""Issue 22 points 2-5, 9 and 12: the project moves, replaces or deletes only what it wrote.
+"""The project moves, replaces or deletes only what it wrote.
 
 Before: an existing EXPORT_DIR (a user's folder, a plain file, `seeds/`, the checkout) was
 moved into `<dir>.versions/..._legacy00` at once and deleted five exports later; an unrelated

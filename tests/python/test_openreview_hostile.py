@@ -1,4 +1,4 @@
-"""Issue 22 points 6 and 13: a hostile or broken OpenReview server is bounded.
+"""A hostile or broken OpenReview server is bounded.
 
 Each case runs against a real HTTP server on 127.0.0.1: a login redirected to another host
 (the password used to follow it), endless pages, a page served again and again, a server

@@ -2,7 +2,7 @@
 
 The warehouse is the smallest that works: the two marts the import reads
 (marts.paper_rankings, marts.excluded_papers) for two venues, written once per module; the
-import opens it read-only. What is checked (issues 36 and 37):
+import opens it read-only. What is checked:
 
 - picks are filed per venue (a download's venue column, else the venue of the paper), a pick
   of another venue's paper is refused with file, line and reason, and an expert's new file
@@ -180,7 +180,7 @@ def test_import_reports_every_row_it_cannot_take(db: Path, tmp_path: Path, capsy
                    ("n4", "Ann"): "old pick", ("n4", "Bob"): "stays"}
 
 
-# -- 2-6: the breaks of issue 36, in today's download format (no venue column: it still
+# -- 2-6: the breaks of a hand-edited file, in the download format (no venue column: it still
 # imports, so each test fails on the code before the fix for the break itself) -------------
 def picks_of(seed: Path) -> set[tuple[str, str, str]]:
     """(paper_id, selected_by, note) of every pick in the seed, whatever its columns."""

@@ -1,4 +1,4 @@
-"""Issue 22 points 8, 10, 11 and 15 on a degenerate venue: two venues of one paper each, whose
+"""Publication safety on a degenerate venue: two venues of one paper each, whose
 names give the same report file name (`SYNTH 2026`, `Synth-2026`).
 
 - several venues without VENUE: `make rank` used to publish, then fail at the export;
@@ -376,7 +376,7 @@ def test_a_full_disk_while_publishing_is_one_line_and_switches_nothing(degenerat
     assert not list(versions.versions_dir(degenerate.published).glob(".tmp-*"))
 
 
-# -- a read-only disk (issue 22 point 15) ----------------------------------------------------------
+# -- a read-only disk -----------------------------------------------------------------------------
 # A real read-only file system: a tmpfs mounted read-only in a user and mount namespace of the
 # command's own (root's permissions alone would not stop a write).
 READ_ONLY = ('mount -t tmpfs none "$1" && mount -o remount,ro "$1" && shift && exec "$@"')

@@ -1,4 +1,4 @@
-"""`paperrank rank-sets` (issues 33 and 36): the cached SQL is what dbt renders from the models'
+"""`paperrank rank-sets`: the cached SQL is what dbt renders from the models'
 macros now (a changed macro renders it again), the command answers exactly as the dbt-rendered
 SQL does (docs' worked example, a random table of 500 rows on the exact path, 3,000 on the
 scaled one), and its bounds and refusals hold: bad CSVs, numbers outside the safe range, rows
@@ -226,7 +226,7 @@ def test_the_command_answers_as_the_dbt_path(case: str, rendered: Any, tmp_path:
 # --- bad input: one line, exit 2, naming the file, line, row and column --------------------------
 
 @pytest.mark.parametrize(("content", "message"), [
-    # issue 36.3: one field too many in every row shifted the columns silently
+    # one field too many in every row shifted the columns silently
     ("id,est,err\np1,1.0,0.2,5\np2,0.5,0.3,7\n", "line 2: 4 fields, the header has 3"),
     ("id,est,err\np1,1.0,0.2\np2,0.5\n", "line 3: 2 fields, the header has 3"),
     ('id,est,err\np1,1.0,"0.2\np2,0.5,0.3\n', "line 2: not valid CSV (unexpected end of data"),
@@ -245,7 +245,7 @@ def test_the_command_answers_as_the_dbt_path(case: str, rendered: Any, tmp_path:
     ("id,est,err\na,1,0.5\nb,2,0\n", "line 3 (id 'b'): err = '0' must be > 0"),
     ("id,est,err\na,1,0.5\nb,2,-1\n", "line 3 (id 'b'): err = '-1' must be > 0"),
     ("id,est,err\na,1,0.5\nb,2,\n", "line 3 (id 'b'): err missing"),
-    # issue 36.9: a finite se of 1e308 made every set [1, n]
+    # a finite se of 1e308 made every set [1, n]
     ("id,est,err\na,1,0.5\nb,2,1e308\n", "line 3 (id 'b'): err = '1e308' is outside the safe range 1e-100 to 1e100"),
     ("id,est,err\na,1,0.5\nb,2,1e-101\n", "line 3 (id 'b'): err = '1e-101' is outside the safe range"),
     ("id,est,err\na,1,0.5\nb,2,1e-400\n", "line 3 (id 'b'): err = '1e-400' is outside the safe range"),

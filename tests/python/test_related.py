@@ -53,7 +53,7 @@ def test_iclr2026_related_papers_reach_the_measures_and_repeat(iclr_loaded, tmp_
     assert found.same_category >= 0.80
     assert found.same_primary_area >= 0.40
     assert found.shares_keyword >= 0.60
-    # the maps (issue 58): the venue's and every ranked category's at least 0.90 trustworthy
+    # the maps: the venue's and every ranked category's at least 0.90 trustworthy
     maps = rows(project.db, "select layout_category, papers, trustworthiness from derived.layout_quality")
     print(f"ICLR 2026 maps' trustworthiness: {sorted((t, c or '(venue)') for c, _, t in maps)}")
     assert len(maps) == 7 and all(t >= 0.90 for _, _, t in maps)

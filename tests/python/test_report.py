@@ -178,7 +178,7 @@ def test_iclr_rows_show_how_sure_each_place_is(iclr: tuple[Project, Path]) -> No
 
 def test_iclr_rank_sets_marked_as_the_marts_say(iclr: tuple[Project, Path]) -> None:
     """Each row's rank confidence set and its certainly / possibly mark, and each section's
-    counts, are the marts' (issue 24); the header states the coverage the build recorded and
+    counts, are the marts'; the header states the coverage the build recorded and
     what the guarantee covers."""
     project, path = iclr
     sets = rank_sets_of(project.db)
@@ -249,7 +249,7 @@ def test_iclr_category_headers_in_words(iclr: tuple[Project, Path]) -> None:
 def test_iclr_page_is_small_and_self_contained(iclr: tuple[Project, Path]) -> None:
     project, path = iclr
     html = path.read_text(encoding="utf-8")
-    assert path.stat().st_size <= 2_000_000  # issue 37's budget
+    assert path.stat().st_size <= 2_000_000  # the page's budget
     doc = page(path)
     sources = doc.xpath("//img/@src")
     assert sources and all(s.startswith("data:image/svg+xml,") for s in sources)
@@ -272,7 +272,7 @@ def test_iclr_page_is_small_and_self_contained(iclr: tuple[Project, Path]) -> No
 
 
 def test_iclr_with_related_papers_within_budget(iclr_every_part: Path) -> None:
-    """ICLR 2026 with every part and 5 related papers a paper: at most 2 MB (issue 37)."""
+    """ICLR 2026 with every part and 5 related papers a paper: at most 2 MB."""
     assert iclr_every_part.stat().st_size <= 2_000_000
     rows = [r for rows in shortlist_tables(page(iclr_every_part)).values() for r in rows]
     assert rows and all(len(r["related"]) == 5 for r in rows)

@@ -1,4 +1,4 @@
-"""The page shows the recorded picks in aggregate (issue 57, point 6): how many experts picked
+"""The page shows the recorded picks in aggregate: how many experts picked
 each paper, and the viewer's own picks from their browser, never every pick of every expert.
 
 The small venue's published build (a copy per test) gets picks written into marts.expert_picks:

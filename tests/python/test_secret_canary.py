@@ -4,7 +4,7 @@ A local chat-completions server echoes the caller's key in every place an answer
 text: the model name, the finish reason, the id, the rationale, a category long enough that
 a shortened error message would keep only a prefix of the key, an error body, and a second
 copy spelled half in JSON \\u escapes.  An answer that holds the key is not stored at all
-(issue 36): the paper's call fails, with a reason that does not hold it.  After a real
+the paper's call fails, with a reason that does not hold it.  After a real
 `classify run` and the labels it writes, the canary is searched in every column of every table
 (as text), in everything printed, and in the bytes of every file the run left behind, the
 warehouse file included.  (Other spellings of the key: test_hostile_endpoints.py.)

@@ -1,4 +1,4 @@
-"""A seed loads the way it is declared, never the way a sample of it suggests (issue 57, point 2).
+"""A seed loads the way it is declared, never the way a sample of it suggests.
 
 - A 30,000-row picks seed whose first quoted note (`say "hi", ok`) comes after 25,000 plain
   rows, past the 20,480 rows DuckDB's CSV sniffer samples, loads whole in a real `dbt seed`

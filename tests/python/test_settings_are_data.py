@@ -1,4 +1,4 @@
-"""Issue 22 point 1: settings are data, never templates.
+"""Settings are data, never templates.
 
 dbt renders a string var as Jinja (`var()` -> `get_rendered`): `make rank TAXONOMY="iclr2026{{
 run_query('delete from raw.reviews') and '' }}"` emptied raw.reviews, a crafted VENUE
