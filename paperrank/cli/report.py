@@ -58,5 +58,5 @@ def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below
         for name, path in report_files.publish_report(source, folder, [one], below=below,
                                                       quota=chosen_quota):
             print(f"report for {name}: {path}")
-        outputs.remember(folder, one)
+        outputs.remember(one, folder)
     print(f"index of every venue's page: {report_files.write_index(outputs.report_root())}")

@@ -91,7 +91,6 @@ def export(published: Path, out_dir: Path, venue: str | None = None, bom: bool =
     if not published.exists():
         raise PaperrankError(f"no published warehouse at {published} (run `make rank` to build "
                              "and publish one)")
-    export_files.claim(folder, create=False)  # refused before anything is written
     con = duckdb.connect(":memory:")
     try:
         con.execute(f"attach {_literal(str(published))} as published (read_only)")
@@ -111,18 +110,17 @@ def export(published: Path, out_dir: Path, venue: str | None = None, bom: bool =
                     "encoding": "utf-8-sig" if bom else "utf-8",
                     "files": [{"file": f"{slug}.csv", "category": category, "rows": rows}
                               for slug, category, rows in categories]}
+
+        def write_csvs(staged: Path) -> None:
+            for slug, _, _ in categories:
+                con.execute(f"copy ({_select(written, parts)} where rankings.venue = ? and "
+                            f"rankings.category_slug = ? order by rankings.category_rank) "
+                            f"to {_literal(str(staged / f'{slug}.csv'))} (format csv, header)",
+                            [chosen, slug])
+
         with one_line_when_full(folder, f"the CSVs of {chosen}", "the previous CSVs are unchanged"):
-            staged = Path(export_files.staging_folder(str(folder)))
-            try:
-                for slug, _, _ in categories:
-                    target = staged / f"{slug}.csv"
-                    con.execute(f"copy ({_select(written, parts)} where rankings.venue = ? and "
-                                f"rankings.category_slug = ? order by rankings.category_rank) "
-                                f"to {_literal(str(target))} (format csv, header)", [chosen, slug])
-                return export_files.finish_export(str(staged), str(folder), json.dumps(manifest), bom)
-            except BaseException:
-                export_files.discard(staged)
-                raise
+            # a folder the project did not write is refused before anything is written
+            return export_files.write_export(folder, manifest, bom, write_csvs)
     finally:
         con.close()
 

@@ -20,9 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
-from paperrank.core.errors import PaperrankError
 from paperrank.core.steps import Steps
-from paperrank.publish import export, lock, publication, report_files, versions
+from paperrank.publish import export, lock, outputs, publication, report_files, versions
 from paperrank.publish.targets import Destination
 
 T = TypeVar("T")
@@ -52,9 +51,9 @@ def deliver(working: Path, destination: Destination | None = None, *, engine: st
         if audit is None:
             done = _step(steps, "publish", lambda: publication.install(
                 publication.stage(working, published, keep, engine, extras)))
-        else:
-            staged = _step(steps, "mart checks", lambda: _audited(
-                lambda: publication.stage(working, published, keep, engine, extras), audit))
+        else:  # composed while the audit runs, switched in only once it passed
+            staged = _step(steps, "mart checks", lambda: publication.stage(
+                working, published, keep, engine, extras, audit))
             done = _step(steps, "publish", lambda: publication.install(staged))
         _say(steps)(f"published build {done[0]} of {working}: {published} -> {done[1].name}")
         if destination is not None:
@@ -68,31 +67,17 @@ def check_build(working: Path, engine: str, extras: tuple[str, ...]) -> None:
     publication.check_build(working, engine, extras)
 
 
-def _audited(stage: Callable[[], publication.Staged], audit: Callable[[], None]) -> publication.Staged:
-    """The publication composed, then the audit's verdict; errors in the order the steps had
-    when they ran one after the other (a failed audit explains a build that cannot be
-    published), and what was composed removed when the audit fails."""
-    try:
-        staged = stage()
-    except PaperrankError:
-        audit()
-        raise
-    try:
-        audit()
-    except BaseException:
-        publication.discard(staged)
-        raise
-    return staged
-
-
 def _outputs(steps: Steps | None, published: Path, destination: Destination) -> None:
     """The published build's CSVs, then its page (each switched in whole)."""
     venue = destination.venue
-    _step(steps, "export", lambda: export.write_csvs(published, destination.exports, venue,
-                                                     destination.bom))
-    _say(steps)(f"CSVs: {destination.exports}/ (manifest.json lists them)")
-    pages = _step(steps, "experts' report", lambda: report_files.deliver_pages(
-        published, destination.reports, venue, destination.index, **destination.report_options))
+    try:
+        _step(steps, "export", lambda: export.write_csvs(published, destination.exports, venue,
+                                                         destination.bom))
+        _say(steps)(f"CSVs: {destination.exports}/ (manifest.json lists them)")
+        pages = _step(steps, "experts' report", lambda: report_files.deliver_pages(
+            published, destination.reports, venue, destination.index, **destination.report_options))
+    finally:  # each folder written remembers its venue, so another one's name is refused there
+        outputs.remember(venue, destination.exports, destination.reports)
     for shown, page in pages:
         _say(steps)(f"report for {shown}: {page}")
 

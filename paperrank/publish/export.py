@@ -16,10 +16,9 @@ from paperrank.publish import category_csvs, outputs, publication, targets, venu
 
 
 def write_csvs(published: Path, export_dir: Path, venue: str, bom: bool) -> str:
-    """The venue's category CSVs of `published` into `export_dir`; the summary line."""
-    done = category_csvs.export(published, export_dir, venue, bom)
-    outputs.remember(export_dir, venue)
-    return done
+    """The venue's category CSVs of `published` into `export_dir`; the summary line (the
+    caller records the folder's venue, `outputs.remember`)."""
+    return category_csvs.export(published, export_dir, venue, bom)
 
 
 def export_published(export_dir: Path | None, venue: str | None, bom: bool) -> str:
@@ -33,4 +32,7 @@ def export_published(export_dir: Path | None, venue: str | None, bom: bool) -> s
     if current is None:
         raise PaperrankError(f"{published} is not a publication of paperrank")
     chosen = venue_history.one_venue(current, venue, doing="export")
-    return write_csvs(published, outputs.export_dir(chosen, export_dir), chosen, bom)
+    folder = outputs.export_dir(chosen, export_dir)
+    done = write_csvs(published, folder, chosen, bom)
+    outputs.remember(chosen, folder)
+    return done

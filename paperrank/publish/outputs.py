@@ -58,11 +58,12 @@ def check(link: Path, venue: str) -> None:
                              f"folder as {venue!r}; set EXPORT_DIR / REPORT_DIR for one of them")
 
 
-def remember(link: Path, venue: str) -> None:
-    """Record in the folder's versions which venue it holds (after its first version)."""
-    folder = versions.versions_dir(link)
-    if folder.is_dir() and _held(link) is None:
-        (folder / VENUE_FILE).write_text(json.dumps({"venue": venue}) + "\n", encoding="utf-8")
+def remember(venue: str, *links: Path) -> None:
+    """Record in each folder's versions which venue it holds (once it has a first version)."""
+    for link in links:
+        folder = versions.versions_dir(link)
+        if folder.is_dir() and _held(link) is None:
+            (folder / VENUE_FILE).write_text(json.dumps({"venue": venue}) + "\n", encoding="utf-8")
 
 
 def _held(link: Path) -> str | None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -49,22 +48,16 @@ def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
     return (venue, page) pairs, the pages named through `report_dir`."""
     from paperrank.report.pages import write_reports
 
-    claim(report_dir)
-    folder = versions.versions_dir(report_dir)
-    versions.prune(report_dir)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-    staged = folder / f"{versions.TMP_PREFIX}{os.getpid()}-{stamp}"
-    staged.mkdir()
-    try:
-        written = write_reports(db, staged, venues, **options)
-        pages: dict[str, str] = {}
-        for venue, page in written:
+    build_id = build_id_of(db, venues)
+    pages: dict[str, str] = {}
+
+    def write(staged: Path) -> str:
+        for venue, page in write_reports(db, staged, venues, **options):
             if page.name in pages:
                 raise PaperrankError(
                     f"venues {pages[page.name]!r} and {venue!r} would share the report page "
                     f"{page.name}; rank them one at a time (VENUE=...) into different REPORT_DIRs")
             pages[page.name] = venue
-        build_id = build_id_of(db, venues)
         manifest = {"build_id": build_id, "published_db": str(db),
                     "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
                     "pages": [{"venue": venue, "file": name,
@@ -73,24 +66,21 @@ def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
                               for name, venue in sorted(pages.items())]}
         (staged / versions.MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n",
                                                 encoding="utf-8")
-        versions.install(report_dir, staged, versions.version_name(build_id), None)
+        return build_id
+
+    try:
+        versions.write_version(report_dir, "report", "REPORT_DIR", write)
     except OSError as error:  # a full or read-only disk: the previous report stays
-        versions._remove(staged)
         raise PaperrankError(f"the report could not be written to {report_dir} "
                              f"({error.strerror or error}); the previous report is unchanged") from None
-    except BaseException:
-        versions._remove(staged)
-        raise
     return [(venue, report_dir / name) for name, venue in sorted(pages.items())]
 
 
 def deliver_pages(db: Path, report_dir: Path, venue: str, index: bool,
                   **options: int) -> list[tuple[str, Path]]:
-    """The venue's page of `db` drawn into a new version of `report_dir` (`publish_report`),
-    the folder remembering its venue; with `index`, the report root's index lists it beside
-    the other venues' pages."""
+    """The venue's page of `db` drawn into a new version of `report_dir` (`publish_report`);
+    with `index`, the report root's index lists it beside the other venues' pages."""
     pages = publish_report(db, report_dir, [venue], **options)
-    outputs.remember(report_dir, venue)
     if index:
         write_index(outputs.report_root())
     return pages

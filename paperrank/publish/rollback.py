@@ -38,9 +38,12 @@ def roll_back(venue: str | None, export_dir: Path | None = None, report_dir: Pat
         withdrawn, restored, final = publication.rollback(published, chosen)
         say(f"{published}: {chosen}: build {withdrawn} -> {restored} ({final.name})")
         if destination is not None:
-            say(export.write_csvs(published, destination.exports, chosen, False))
-            for shown, page in _pages(published, destination):
-                say(f"report for {shown}: {page}")
+            try:
+                say(export.write_csvs(published, destination.exports, chosen, False))
+                for shown, page in _pages(published, destination):
+                    say(f"report for {shown}: {page}")
+            finally:
+                outputs.remember(chosen, destination.exports, destination.reports)
     return withdrawn, restored, final
 
 
@@ -50,7 +53,6 @@ def _pages(published: Path, destination: Destination) -> list[tuple[str, Path]]:
     if pages is None:
         return report_files.deliver_pages(published, destination.reports, destination.venue,
                                           destination.index)
-    outputs.remember(destination.reports, destination.venue)
     if destination.index:
         report_files.write_index(outputs.report_root())
     return pages

@@ -278,6 +278,23 @@ def install(link: Path, staged: Path, name: str, legacy: Callable[[Path], bool] 
     return final
 
 
+def write_version(link: Path, kind: str, what: str, write: Callable[[Path], str]) -> Path:
+    """A new version of the folder `link` (`claim`ed as `kind`; `what` names its setting):
+    older versions pruned, a temporary folder in the versions folder filled by `write`, which
+    returns the build id the version is named after, then switched in (`install`). On any
+    failure the temporary folder is removed and `link` keeps its previous version."""
+    claim(link, kind, None, what)
+    prune(link)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+    staged = versions_dir(link) / f"{TMP_PREFIX}{os.getpid()}-{stamp}"
+    staged.mkdir()
+    try:
+        return install(link, staged, version_name(write(staged)), None)
+    except BaseException:
+        _remove(staged)
+        raise
+
+
 def prune(link: Path, keep: int = KEEP) -> None:
     """Delete the versions outside the `keep` latest entries of the history (never the
     current one), and temporaries of processes that are gone; nothing else is touched."""

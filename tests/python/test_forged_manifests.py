@@ -107,29 +107,23 @@ def test_a_folder_with_a_forged_manifest_is_never_an_export_target(env, capsys) 
 
 
 def test_six_exports_into_a_forged_folder_leave_the_thesis(env) -> None:
-    """The exact break: six exports, each driven as dbt's export macro drives it
-    (`staging_folder`, the CSVs, `finish_export`), into the folder with the forged manifest."""
+    """The exact break: six exports, each writing its CSVs through the export's own swap
+    (`export_files.write_export`), into the folder with the forged manifest."""
     folder = env / "thesis"
     manifest = forged_export(folder)
     before = tree(folder)
-    refusals = 0
+    refusals, written = 0, []
+    export = {"build_settings": manifest["build_settings"],
+              "files": [{"file": "agentic-ai.csv", "rows": 1}]}
     for _ in range(6):
         try:
-            staged = Path(export_files.staging_folder(str(folder)))
+            export_files.write_export(folder, export, False, lambda staged: written.append(
+                (staged / "agentic-ai.csv").write_text("paper_id\np1\n", encoding="utf-8")))
         except NotOurs:
             refusals += 1
-            continue
-        (staged / "agentic-ai.csv").write_text("paper_id\np1\n", encoding="utf-8")
-        finish_export(staged, folder, manifest)
     assert (folder / "thesis.txt").is_file(), "the user's thesis was deleted"
-    assert refusals == 6 and tree(folder) == before
+    assert refusals == 6 and not written and tree(folder) == before
     assert not (env / "thesis.versions").exists()
-
-
-def finish_export(staged: Path, folder: Path, manifest: dict) -> None:
-    export = {"build_settings": json.dumps(manifest["build_settings"]),
-              "files": [{"file": "agentic-ai.csv", "rows": 1}]}
-    export_files.finish_export(str(staged), str(folder), json.dumps(export), False)
 
 
 def test_a_folder_of_pages_with_the_report_tag_is_never_the_report(env, capsys) -> None:
