@@ -91,6 +91,7 @@ def export(published: Path, out_dir: Path, venue: str | None = None, bom: bool =
     if not published.exists():
         raise PaperrankError(f"no published warehouse at {published} (run `make rank` to build "
                              "and publish one)")
+    export_files.claim(folder, create=False)  # a folder the project did not write: refused first
     con = duckdb.connect(":memory:")
     try:
         con.execute(f"attach {_literal(str(published))} as published (read_only)")
@@ -119,7 +120,6 @@ def export(published: Path, out_dir: Path, venue: str | None = None, bom: bool =
                             [chosen, slug])
 
         with one_line_when_full(folder, f"the CSVs of {chosen}", "the previous CSVs are unchanged"):
-            # a folder the project did not write is refused before anything is written
             return export_files.write_export(folder, manifest, bom, write_csvs)
     finally:
         con.close()
