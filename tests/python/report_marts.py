@@ -201,7 +201,7 @@ def _add_map_marts(con: duckdb.DuckDBPyConnection) -> None:
         from papers
         union all
         select venue, 'stand-in', category, paper_id,
-               (category_rank * 37 % 101) / 100.0, (category_rank * 53 % 101) / 100.0,
+               (category_rank * 37 % 211) / 210.0, (category_rank * 53 % 199) / 198.0,
                category, subtheme, subtheme_label
         from papers""")
     con.execute("""create or replace table marts.map_trustworthiness as
