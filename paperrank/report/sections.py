@@ -258,10 +258,11 @@ def _category_map(data: VenueMarts, section: CategorySection,
     if points.empty:
         return None
     top = [row for row in section.rows if row.is_top]
-    svg = maps.category_svg(points, {r.paper_id: f"#{r.rank} {r.title}" for r in top},
+    placed = maps.dots(points, "subtheme", "subtheme_label")
+    svg = maps.category_svg(placed, {r.paper_id: f"#{r.rank} {r.title}" for r in top},
                             f"Map of {section.name}'s {len(points)} papers by sub-theme, "
                             f"its top {section.top_count} ringed")
-    text = maps.category_text(points, [(r.paper_id, r.anchor, r.rank,
+    text = maps.category_text(placed, [(r.paper_id, r.anchor, r.rank,
                                         figures.short_title(r.title, 60)) for r in top],
                               section.top_count)
     pairs = [] if data.related is None else maps.near_duplicates(
@@ -289,8 +290,9 @@ def venue_map(data: VenueMarts, sections: list[CategorySection]) -> maps.VenueMa
     if points.empty:
         return None
     name = f"Map of {data.venue}'s {len(points)} papers, coloured by category"
-    return maps.VenueMap(svg=maps.venue_svg(points, name),
-                         text=maps.venue_text(points, {s.name: s.anchor for s in sections}),
+    placed = maps.dots(points, "category", "category")
+    return maps.VenueMap(svg=maps.venue_svg(placed, name),
+                         text=maps.venue_text(placed, {s.name: s.anchor for s in sections}),
                          papers=len(points), trustworthiness=_trust(data, None))
 
 

@@ -147,7 +147,8 @@ def test_near_duplicate_picks_get_a_notice_not_a_block(mapped: Path) -> None:
         assert named(ids[0], ids[1]) and named(ids[1], ids[2]) and not named(ids[0], ids[2])
         assert said.count("(similarity") == 2
         assert all(section.locator(f"tr[data-paper-id='{p}'] input.pick").is_checked() for p in ids[:3])
-        assert page.locator(f".pick-count[data-category='{section.get_attribute('data-category')}']").text_content() == "3"
+        category = section.get_attribute("data-category")
+        assert page.locator(f".pick-count[data-category='{category}']").text_content() == "3"
         pick(section, ids[1], on=False)
         assert note.is_hidden() and note.text_content() == ""
     clean(log)

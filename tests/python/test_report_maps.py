@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pandas as pd
 import pytest
-from hostile_venue import HOSTILE_TITLE, LOW_TITLE
+from hostile_venue import HOSTILE_TITLE
 
 from paperrank.core.errors import PaperrankError
 from paperrank.report import maps
@@ -30,13 +30,17 @@ def _points() -> pd.DataFrame:
     })
 
 
+def _themes(points: pd.DataFrame) -> list[maps.Dot]:
+    return maps.dots(points, "subtheme", "subtheme_label")
+
+
 def _parsed(svg: str) -> ET.Element:
     return ET.fromstring(svg.replace("<svg ", f'<svg xmlns="{SVG[1:-1]}" ', 1))
 
 
 def test_hostile_titles_stay_text_and_the_top_n_are_ringed() -> None:
     titles = {"a": HOSTILE_TITLE, "c": SCRIPT_TITLE}
-    svg = str(maps.category_svg(_points(), titles, '<script>x</script> map'))
+    svg = str(maps.category_svg(_themes(_points()), titles, '<script>x</script> map'))
     root = _parsed(svg)  # well-formed: an unescaped title would break it or add elements
     assert {el.tag.removeprefix(SVG) for el in root.iter()} == {"svg", "g", "title", "circle"}
     assert [el.text for el in root.iter(f"{SVG}title")] == [HOSTILE_TITLE, SCRIPT_TITLE]
@@ -56,7 +60,7 @@ def test_hostile_titles_stay_text_and_the_top_n_are_ringed() -> None:
 def test_the_venue_map_draws_every_paper_once_per_spot() -> None:
     points = pd.concat([_points(), _points().assign(paper_id=["e", "f", "g", "h"], x=[0.1, 0.2, 0.3, 1.0],
                                                     y=[0.9, 0.8, 0.7, 0.0])])
-    root = _parsed(str(maps.venue_svg(points, "venue")))
+    root = _parsed(str(maps.venue_svg(maps.dots(points, "category", "category"), "venue")))
     paths = list(root.iter(f"{SVG}path"))
     assert [p.find(f"{SVG}title").text for p in paths] == ["Cat <1>", "Two", "no category"]
     # a dot a zero-length segment: 4 + 2 + 1 spots (d and h, both without a category, share one)
@@ -66,11 +70,11 @@ def test_the_venue_map_draws_every_paper_once_per_spot() -> None:
 
 
 def test_text_alternative_lists_groups_with_counts_and_top_papers() -> None:
-    text = str(maps.category_text(_points(), [("c", "p-c", 1, SCRIPT_TITLE), ("a", "p-a", 2, "A")], 30))
+    text = str(maps.category_text(_themes(_points()), [("c", "p-c", 1, SCRIPT_TITLE), ("a", "p-a", 2, "A")], 30))
     assert "<script>" not in text and "<img" not in text
     assert "&lt;b&gt;one&lt;/b&gt; &amp; co: 2 papers; top 30: " in text
     assert 'href="#p-a" title="A">#2</a>' in text and "two: 1 paper; top 30: " in text
-    venue = str(maps.venue_text(_points(), {"Two": "cat-two"}))
+    venue = str(maps.venue_text(maps.dots(_points(), "category", "category"), {"Two": "cat-two"}))
     assert "Cat &lt;1&gt;: 2 papers" in venue and '<a href="#cat-two">Two</a>: 1 paper' in venue
 
 
