@@ -77,8 +77,8 @@ class Dot:
 
 def dots(points: pd.DataFrame, key: str, label: str) -> list[Dot]:
     """The map's papers (paper_id, x, y and the group columns `key`/`label`) by paper id, placed
-    on the viewBox (y up), in one pass over the rows (pandas per group cost a third of a second
-    on ICLR 2026's seven maps)."""
+    on the viewBox (y up), in one pass over the rows (pandas per group would cost a third of a
+    second on ICLR 2026's seven maps)."""
     def text(value: object) -> str:
         if isinstance(value, str):
             return value
