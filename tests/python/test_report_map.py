@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
 import pytest
 from browser import open_page
 from hostile_venue import VENUE
@@ -200,9 +201,22 @@ def test_the_maps_fit_without_sideways_scrolling(mapped: Path, width: int, heigh
     clean(log)
 
 
-def test_without_the_related_extra_no_map_and_one_line(related: Project, tmp_path: Path) -> None:
+@pytest.mark.parametrize("marts_kept", [False, True], ids=["marts-dropped", "marts-left-over"])
+def test_without_the_related_extra_no_map_and_one_line(related: Project, tmp_path: Path,
+                                                       marts_kept: bool) -> None:
+    """A build without the related extra has no map, even when a map mart was left in its
+    warehouse (the build's recorded extras decide), and says so in one line."""
     copy = warehouse_copy(related, tmp_path)
-    keep_parts(copy.db, tuple(p for p in EXTRAS if p != "related"))
+    others = tuple(p for p in EXTRAS if p != "related")
+    if marts_kept:
+        con = duckdb.connect(str(copy.db))
+        try:
+            con.execute("update marts.build_settings set extras = ?", [",".join(others)])
+            assert con.execute("select count(*) from marts.paper_map_positions").fetchone()[0] > 0
+        finally:
+            con.close()
+    else:
+        keep_parts(copy.db, others)
     path = render_pages(copy.db, tmp_path / "report")[VENUE]
     doc = parsed(path)
     assert not doc.xpath("//*[contains(@class, 'map-block')] | //*[local-name()='svg'][contains(@class, 'paper-map')]")
