@@ -1,15 +1,15 @@
-"""The page's maps, drawn from `marts.paper_map_positions`: the venue's map coloured by category
-and each category's map coloured by sub-theme, each with the same content as text beside it.
+"""The page's maps, drawn from `marts.paper_map_positions`: the venue's map coloured by category and
+each category's map coloured by sub-theme, each with the same content as text beside it.
 
 A map is static inline SVG (no outside script, nothing to fetch): the page reads as a report with
-scripts off, and the page's own script only changes classes (a picked paper's dot is filled) and
-follows clicks.  Every text node and attribute goes through svg.escape, so a hostile title stays
-text.  ICLR 2026's page must stay under 2 MB with its 7,015 dots, so a dot is as short as SVG
-allows: a category's dots are circles grouped by sub-theme (the group carries the colour and the
-sub-theme key, CSS the radius), whole units of a 400-unit viewBox (a quarter of a percent of the
-map, below a dot's size); only the top N carry a title and take the keyboard's focus (every other
-paper's title is one search away, and thirty tab stops a map are already many); the venue's map,
-which no one picks from, is one path of dots per category.
+scripts off, and the page's own script (templates/map.js) only changes classes (a picked paper's dot
+is filled), follows clicks and moves the keyboard's focus. Every text node and attribute goes
+through svg.escape, so a hostile title stays text. ICLR 2026's page must stay under 2 MB with its
+7,015 dots, so a dot is as short as SVG allows: a category's dots are circles grouped by sub-theme
+(the group carries the colour and the sub-theme key, CSS the radius), whole units of a 400-unit
+viewBox (a quarter of a percent of the map, below a dot's size); only the top N carry a title and
+take the keyboard's focus (every other paper's title is one search away); the venue's map, which no
+one picks from, is one path of dots per category.
 """
 
 from __future__ import annotations

@@ -105,11 +105,15 @@ def test_a_click_or_enter_on_a_dot_brings_its_row_into_view(mapped: Path) -> Non
         target = ids[len(ids) // 2 - 1]  # a top-N paper far down its list
         section.locator(f".paper-map circle[data-p='{target}']").click()
         assert in_view(target) and focused_row() == target
-        # Enter on a focused (ringed) dot: the same; the dot took the keyboard's focus
+        # the keyboard: one tab stop a map, at its #1; an arrow moves to #2; Enter goes to its row
+        assert section.locator(".paper-map circle[tabindex='0']").evaluate_all(
+            "dots => dots.map(d => d.dataset.p)") == [ids[0]]
         other = ids[1]
         page.evaluate("window.scrollTo(0, 0)")
         assert not in_view(other)
-        section.locator(f".paper-map circle[data-p='{other}']").focus()
+        section.locator(f".paper-map circle[data-p='{ids[0]}']").focus()
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.activeElement.dataset.p") == other
         page.keyboard.press("Enter")
         assert in_view(other) and focused_row() == other
         # a paper no list shows: its dot opens it among the search results, pickable there

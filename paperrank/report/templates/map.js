@@ -20,6 +20,25 @@
     if (map) { map[element.classList.contains("coverage") ? "coverage" : "note"] = element; }
   });
 
+  // the keyboard: Tab enters a map once, at its best-ranked dot, and the arrow keys move along
+  // its top N in rank order (thirty tab stops a map would stand between a reader and the list)
+  document.querySelectorAll(".map-block .paper-map").forEach(function (svg) {
+    var ringed = Array.prototype.slice.call(svg.querySelectorAll("circle[tabindex]"));
+    var rank = function (dot) { return parseInt(dot.textContent.replace(/^#/, ""), 10) || 0; };
+    ringed.sort(function (a, b) { return rank(a) - rank(b); });
+    ringed.forEach(function (dot, i) { dot.setAttribute("tabindex", i === 0 ? "0" : "-1"); });
+    svg.addEventListener("keydown", function (event) {
+      var at = ringed.indexOf(event.target);
+      var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      if (at < 0 || !step) { return; }
+      event.preventDefault();
+      var next = ringed[(at + step + ringed.length) % ringed.length];
+      ringed[at].setAttribute("tabindex", "-1");
+      next.setAttribute("tabindex", "0");
+      next.focus();
+    });
+  });
+
   // a dot takes Enter (and Space) as a click: the workbench jumps to its paper
   document.addEventListener("keydown", function (event) {
     var dot = event.target;
