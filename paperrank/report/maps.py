@@ -153,15 +153,25 @@ def category_svg(placed: list[Dot], titles: dict[str, str], name: str) -> Markup
     return Markup("".join(parts))
 
 
-def venue_svg(placed: list[Dot], name: str) -> Markup:
-    """The venue's map (`placed`: dots(points, "category", "category")): one path of round dots
-    per category (coloured by it, titled with its name on hover), no dot focusable: the
-    overview's text says the same."""
+def venue_groups(placed: list[Dot], ranked: set[str]) -> list[Group]:
+    """The venue map's groups: the ranked categories in colours, largest first, then the
+    categories not ranked in grey (on ICLR 2026 "Other" holds 3,700 of 5,358 papers: coloured,
+    it would hide the categories the page is about)."""
     found = groups(placed)
+    coloured = [g for g in found if g.key in ranked]
+    return ([Group(g.key, g.label, PALETTE[i % len(PALETTE)], g.count) for i, g in enumerate(coloured)]
+            + [Group(g.key, g.label, OTHER, g.count) for g in found if g.key not in ranked])
+
+
+def venue_svg(placed: list[Dot], name: str, ranked: set[str]) -> Markup:
+    """The venue's map (`placed`: dots(points, "category", "category")): one path of round dots
+    per category (a ranked one in its colour, drawn above the grey of the others; titled with
+    its name on hover), no dot focusable: the overview's text says the same."""
+    found = venue_groups(placed, ranked)
     colours = {g.key: g.colour for g in found} | {"": OTHER}
     parts = [f'<svg class="paper-map venue-map" viewBox="{_view(placed)}" role="img" '
              f'aria-label="{escape(name)}">']
-    for group in [g.key for g in found] + [""]:
+    for group in [""] + [g.key for g in reversed(found)]:  # the grey first, the largest last
         members = [(d.x, d.y) for d in placed if d.key == group]
         if members:
             parts.append(f'<path stroke="{colours[group]}" d="{_dots_path(members)}">'
@@ -206,12 +216,14 @@ def category_text(placed: list[Dot], top: list[tuple[str, str, int, str]],
 
 def venue_text(placed: list[Dot], anchors: dict[str, str]) -> Markup:
     """The venue map's content as text: each category (its colour and paper count), a ranked
-    category linked to its section (`anchors`)."""
+    category (one of `anchors`) linked to its section, the others in grey."""
     items = []
-    for group in groups(placed):
+    for group in venue_groups(placed, set(anchors)):
         label = escape(group.label)
         if group.key in anchors:
             label = f'<a href="#{escape(anchors[group.key])}">{label}</a>'
+        else:
+            label += " (not ranked)"
         items.append(f"<li>{_swatch(group.colour)} {label}: {group.count:,} "
                      f"{'paper' if group.count == 1 else 'papers'}</li>")
     return Markup(f'<ul class="map-groups">{"".join(items)}</ul>')

@@ -291,7 +291,7 @@ def venue_map(data: VenueMarts, sections: list[CategorySection]) -> maps.VenueMa
         return None
     name = f"Map of {data.venue}'s {len(points)} papers, coloured by category"
     placed = maps.dots(points, "category", "category")
-    return maps.VenueMap(svg=maps.venue_svg(placed, name),
+    return maps.VenueMap(svg=maps.venue_svg(placed, name, {s.name for s in sections}),
                          text=maps.venue_text(placed, {s.name: s.anchor for s in sections}),
                          papers=len(points), trustworthiness=_trust(data, None))
 

@@ -60,9 +60,11 @@ def test_hostile_titles_stay_text_and_the_top_n_are_ringed() -> None:
 def test_the_venue_map_draws_every_paper_once_per_spot() -> None:
     points = pd.concat([_points(), _points().assign(paper_id=["e", "f", "g", "h"], x=[0.1, 0.2, 0.3, 1.0],
                                                     y=[0.9, 0.8, 0.7, 0.0])])
-    root = _parsed(str(maps.venue_svg(maps.dots(points, "category", "category"), "venue")))
+    root = _parsed(str(maps.venue_svg(maps.dots(points, "category", "category"), "venue", {"Two"})))
     paths = list(root.iter(f"{SVG}path"))
-    assert [p.find(f"{SVG}title").text for p in paths] == ["Cat <1>", "Two", "no category"]
+    # the grey first (no category, then the categories not ranked), the ranked ones above
+    assert [p.find(f"{SVG}title").text for p in paths] == ["no category", "Cat <1>", "Two"]
+    assert [p.get("stroke") for p in paths] == [maps.OTHER, maps.OTHER, maps.PALETTE[0]]
     # a dot a zero-length segment: 4 + 2 + 1 spots (d and h, both without a category, share one)
     assert sum(p.get("d").count("h0") for p in paths) == 7
     starts = [re.match(r"M(\d+) (\d+)h0", p.get("d")) for p in paths]
@@ -75,7 +77,7 @@ def test_text_alternative_lists_groups_with_counts_and_top_papers() -> None:
     assert "&lt;b&gt;one&lt;/b&gt; &amp; co: 2 papers; top 30: " in text
     assert 'href="#p-a" title="A">#2</a>' in text and "two: 1 paper; top 30: " in text
     venue = str(maps.venue_text(maps.dots(_points(), "category", "category"), {"Two": "cat-two"}))
-    assert "Cat &lt;1&gt;: 2 papers" in venue and '<a href="#cat-two">Two</a>: 1 paper' in venue
+    assert "Cat &lt;1&gt; (not ranked): 2 papers" in venue and '<a href="#cat-two">Two</a>: 1 paper' in venue
 
 
 def test_near_duplicates_need_both_directions_above_the_threshold() -> None:
