@@ -39,6 +39,9 @@ RELATED_COLUMNS = ("venue", "paper_id", "related_rank", "related_paper_id", "sim
 SUBTHEME_COLUMNS = ("venue", "category", "subtheme", "subtheme_label", "subtheme_terms",
                     "paper_count")
 PAPER_SUBTHEME_COLUMNS = ("venue", "paper_id", "category", "subtheme", "subtheme_label")
+MAP_COLUMNS = ("venue", "map_category", "paper_id", "x", "y", "category", "subtheme",
+               "subtheme_label")
+TRUST_COLUMNS = ("venue", "map_category", "trustworthiness")
 AUDIT_COLUMNS = ("venue", "paper_id", "taxonomy", "label_category", "audit_category",
                  "audit_confidence", "is_disputed")
 
@@ -63,7 +66,7 @@ PARTS = (
     Part("picks", "expert_picks",
          "no recorded expert picks (ticking and downloading picks still work)"),
     Part("related", "paper_related",
-         "no related papers, sub-themes or second-opinion labels"),
+         "no related papers, sub-themes, maps or second-opinion labels"),
 )
 PART_NAMES = tuple(p.name for p in PARTS)
 
@@ -110,6 +113,8 @@ class VenueMarts:
     subthemes: pd.DataFrame | None = None
     paper_subthemes: pd.DataFrame | None = None
     label_audit: pd.DataFrame | None = None
+    map_positions: pd.DataFrame | None = None  # marts.paper_map_positions (the related extra)
+    map_trust: pd.DataFrame | None = None  # marts.map_trustworthiness
     validity: Any = None  # paperrank.report.validity.ValiditySection, when the outcome marts exist
 
     def setting(self, name: str) -> Any:
@@ -166,7 +171,9 @@ def check_marts(columns: dict[str, list[str]]) -> None:
                           ("paper_related", RELATED_COLUMNS),
                           ("category_subthemes", SUBTHEME_COLUMNS),
                           ("paper_subthemes", PAPER_SUBTHEME_COLUMNS),
-                          ("label_audit", AUDIT_COLUMNS)):
+                          ("label_audit", AUDIT_COLUMNS),
+                          ("paper_map_positions", MAP_COLUMNS),
+                          ("map_trustworthiness", TRUST_COLUMNS)):
         if table in columns:
             _require_columns(columns, table, wanted)
 
@@ -270,6 +277,10 @@ def load_venue(con: duckdb.DuckDBPyConnection, venue: str) -> VenueMarts:
                                  "category, paper_count desc, subtheme")
     data.paper_subthemes = _venue_rows(con, columns, "paper_subthemes", venue)
     data.label_audit = _venue_rows(con, columns, "label_audit", venue, "paper_id, taxonomy")
+    if "related" in data.parts.built:  # the maps come with the related extra, and only with it
+        data.map_positions = _venue_rows(con, columns, "paper_map_positions", venue,
+                                         "map_category nulls first, paper_id")
+        data.map_trust = _venue_rows(con, columns, "map_trustworthiness", venue)
     data.validity = validity.load(con, venue, set(columns))
     return data
 

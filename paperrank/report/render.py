@@ -25,9 +25,10 @@ from markupsafe import Markup
 from paperrank.core.config import source_date_epoch
 from paperrank.core.errors import PaperrankError
 from paperrank.report import content, figures, picked, plain_language, values
+from paperrank.report.duplicates import NEAR_DUPLICATE, check_near_duplicate
 from paperrank.report.marts import VenueMarts
 from paperrank.report.quota import PICK_QUOTA, check_quota
-from paperrank.report.sections import category_sections, shown_signals
+from paperrank.report.sections import category_sections, shown_signals, venue_map
 
 BELOW_CUT = 10
 
@@ -80,7 +81,7 @@ def timestamp(value: Any) -> str:
     return str(value)
 
 
-TEMPLATES = ("report.css", "report.js", "report.html.j2", "index.css", "index.html.j2")
+TEMPLATES = ("report.css", "map.js", "report.js", "report.html.j2", "index.css", "index.html.j2")
 
 
 @functools.cache
@@ -119,8 +120,19 @@ def venue_year(venue: str) -> str | None:
     return found[-1] if found else None
 
 
-def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -> dict[str, Any]:
-    sections = category_sections(data, below)
+def no_map_line(data: VenueMarts) -> str:
+    """The one line a page without maps says where the maps would be, and why they are not."""
+    if "related" not in data.parts.built:
+        return ("No maps of the papers: this build has no related extra, and the maps come with "
+                "it (EXTRAS=all or a list with related).")
+    return (f"No maps of the papers: the warehouse has no marts.paper_map_positions rows for "
+            f"{data.venue} (`paperrank related` lays them out; `make rank` runs it).")
+
+
+def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA,
+            near_duplicate: float = NEAR_DUPLICATE) -> dict[str, Any]:
+    sections = category_sections(data, below, near_duplicate=check_near_duplicate(near_duplicate))
+    overview_map = venue_map(data, sections)
     heat = content.primary_area_table(data)
     conf = content.confidence_table(data)
     low_rows, low_total = content.low_confidence(data)
@@ -177,6 +189,9 @@ def context(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -
         "unlisted": (unlisted := content.unlisted_papers(data, sections)),
         "unlisted_packed": packed(unlisted) if unlisted else "",
         "forum_prefix": values.FORUM_PREFIX,
+        "venue_map": overview_map,
+        "no_map": no_map_line(data) if overview_map is None else None,
+        "near_duplicate": near_duplicate,
     }
 
 
@@ -194,18 +209,20 @@ def sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def render(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA) -> str:
+def render(data: VenueMarts, below: int = BELOW_CUT, quota: int = PICK_QUOTA,
+           near_duplicate: float = NEAR_DUPLICATE) -> str:
     """The page.  Its Content-Security-Policy allows nothing but its own stylesheet and its
     own script (each by hash) and data: images: the page loads nothing from a network, sends
     nothing (connect-src 'none', form-action 'none'), and runs no other script."""
     env = environment()
     css = unindent(env.get_template("report.css").render())
-    script = unindent(env.get_template("report.js").render())
+    # the maps' script first: it listens for the picks the workbench announces as it starts
+    script = unindent(env.get_template("map.js").render() + env.get_template("report.js").render())
     csp = (f"default-src 'none'; img-src data:; style-src {sha256(css)}; "
            f"script-src {sha256(script)}; connect-src 'none'; form-action 'none'; "
            "base-uri 'none'")
     page = env.get_template("report.html.j2").render(
-        context(data, below, quota), css=Markup(css), script=Markup(script), csp=csp)
+        context(data, below, quota, near_duplicate), css=Markup(css), script=Markup(script), csp=csp)
     return unindent(page)
 
 
@@ -220,11 +237,11 @@ def unindent(text: str) -> str:
 
 
 def write(data: VenueMarts, out_dir: Path, below: int = BELOW_CUT,
-          quota: int = PICK_QUOTA) -> Path:
+          quota: int = PICK_QUOTA, near_duplicate: float = NEAR_DUPLICATE) -> Path:
     """Write the venue's page as <out_dir>/<venue slug>.html and return its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{values.slugify(data.venue)}.html"
-    target.write_text(render(data, below, quota), encoding="utf-8")
+    target.write_text(render(data, below, quota, near_duplicate), encoding="utf-8")
     return target
 
 

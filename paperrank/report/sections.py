@@ -13,7 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from paperrank.report import figures, plain_language
+from paperrank.report import figures, maps, plain_language
+from paperrank.report.duplicates import NEAR_DUPLICATE
 from paperrank.report.marts import VenueMarts
 from paperrank.report.values import anchor_for, keywords_of, plain_text, present, row_anchor, safe_url, title_text
 
@@ -118,6 +119,7 @@ class CategorySection:
     words: list[str] = field(default_factory=list)  # the header in words (paperrank.report.plain_language)
     facts: list[Any] = field(default_factory=list)  # plain_language.Fact: the numbers, labelled
     subthemes: list[Subtheme] = field(default_factory=list)
+    map: maps.CategoryMap | None = None  # None: the build has no map of this category
 
 
 @dataclass
@@ -152,10 +154,12 @@ def movements(data: VenueMarts) -> dict[str, Movement]:
     return moved
 
 
-def category_sections(data: VenueMarts, below: int, plots: bool = True) -> list[CategorySection]:
+def category_sections(data: VenueMarts, below: int, plots: bool = True,
+                      near_duplicate: float = NEAR_DUPLICATE) -> list[CategorySection]:
     """One section per ranked category: its shortlist and the `below` papers under the cut,
-    each row with what the marts say about it, and the section's plots (`plots` False: none,
-    for callers that read only the rows)."""
+    each row with what the marts say about it, the section's plots (`plots` False: none, for
+    callers that read only the rows) and its map (near-duplicate picks: both similarities above
+    `near_duplicate`)."""
     signals = shown_signals(data.rankings, data.signals)
     uncertainty = None
     if data.uncertainty is not None and not data.uncertainty.empty:
@@ -199,6 +203,7 @@ def category_sections(data: VenueMarts, below: int, plots: bool = True) -> list[
             section.possibly_top_n = int(facts["possibly_top_n_papers"])
             section.certainly_top_n = int(facts["certainly_top_n_papers"])
         section.subthemes = _subthemes(data, str(category))
+        section.map = _category_map(data, section, near_duplicate)
         section.words = plain_language.category_words(section, facts, data)
         section.facts = plain_language.facts(section.stability)
         sections.append(section)
@@ -241,6 +246,54 @@ def _subthemes(data: VenueMarts, category: str) -> list[Subtheme]:
     return [Subtheme(key=str(r.subtheme), label=plain_text(r.subtheme_label) or str(r.subtheme),
                      terms=plain_text(r.subtheme_terms), papers=int(r.paper_count))
             for r in rows.itertuples(index=False)]
+
+
+def _category_map(data: VenueMarts, section: CategorySection,
+                  near_duplicate: float) -> maps.CategoryMap | None:
+    """The category's map (marts.paper_map_positions), its top N titled and listed as text with
+    links to their rows, and the pairs of its papers that are near-duplicates."""
+    if data.map_positions is None:
+        return None
+    points = data.map_positions[data.map_positions["map_category"] == section.name]
+    if points.empty:
+        return None
+    top = [row for row in section.rows if row.is_top]
+    placed = maps.dots(points, "subtheme", "subtheme_label")
+    svg = maps.category_svg(placed, {r.paper_id: f"#{r.rank} {r.title}" for r in top},
+                            f"Map of {section.name}'s {len(points)} papers by sub-theme, "
+                            f"its top {section.top_count} ringed")
+    text = maps.category_text(placed, [(r.paper_id, r.anchor, r.rank,
+                                        figures.short_title(r.title, 60)) for r in top],
+                              section.top_count)
+    pairs = [] if data.related is None else maps.near_duplicates(
+        data.related, set(points["paper_id"].astype(str)), near_duplicate)
+    return maps.CategoryMap(svg=svg, text=text, subthemes=len(section.subthemes),
+                            trustworthiness=_trust(data, section.name),
+                            near_pairs=maps.near_pairs_json(pairs))
+
+
+def _trust(data: VenueMarts, category: str | None) -> float | None:
+    """A map's trustworthiness (marts.map_trustworthiness; None: not measured)."""
+    trust = data.map_trust
+    if trust is None or trust.empty:
+        return None
+    rows = trust[trust["map_category"].isna()] if category is None else \
+        trust[trust["map_category"] == category]
+    return None if rows.empty else present(rows.iloc[0]["trustworthiness"])
+
+
+def venue_map(data: VenueMarts, sections: list[CategorySection]) -> maps.VenueMap | None:
+    """The overview's map of the venue, coloured by category (None: the build has none)."""
+    if data.map_positions is None:
+        return None
+    points = data.map_positions[data.map_positions["map_category"].isna()]
+    if points.empty:
+        return None
+    name = f"Map of {data.venue}'s {len(points)} papers, coloured by category"
+    placed = maps.dots(points, "category", "category")
+    return maps.VenueMap(svg=maps.venue_svg(placed, name, {s.name for s in sections}),
+                         text=maps.venue_text(placed, {s.name: s.anchor for s in sections}),
+                         papers=len(points), trustworthiness=_trust(data, None))
 
 
 def _add_related(data: VenueMarts, sections: list[CategorySection]) -> None:

@@ -5,9 +5,10 @@ A build is split into parts chosen at build time (`ranking`, and the extras `unc
 parts' marts, the rank sets in marts of their own (paper_rank_sets, category_rank_sets), and
 build_settings.extras says which extras were built. `split_parts` rewrites a copy of a build of
 the older layout into that one, `keep_parts` drops the marts of the parts a build lacks, and
-`add_related_marts` writes plausible stand-ins of the related-papers part's four marts
-(paper_related, category_subthemes, paper_subthemes, label_audit) with the contract's columns,
-made from the venue's own rankings.
+`add_related_marts` writes plausible stand-ins of the related-papers part's marts
+(paper_related, category_subthemes, paper_subthemes, label_audit, and the maps'
+paper_map_positions and map_trustworthiness) with the contract's columns, made from the venue's
+own rankings.
 
 These stand-ins let the report's tests run before the models that make those marts are merged;
 once they are, the tests can build the real marts instead (`dbt build` with the extras) and
@@ -26,7 +27,8 @@ PART_MARTS = {
     "rank_sets": ("paper_rank_sets", "category_rank_sets"),
     "outcomes": ("ranking_validity", "empirical_bayes_priors", "paper_posterior_rankings"),
     "picks": ("expert_picks",),
-    "related": ("paper_related", "category_subthemes", "paper_subthemes", "label_audit"),
+    "related": ("paper_related", "category_subthemes", "paper_subthemes", "label_audit",
+                "paper_map_positions", "map_trustworthiness"),
 }
 EXTRAS = tuple(PART_MARTS)
 RANK_SET_PAPER_COLUMNS = ("marginal_lower", "marginal_upper", "is_possibly_top_n",
@@ -116,7 +118,9 @@ def add_related_marts(db: Path, k: int = 5, subthemes: int = 3) -> None:
     paper_related (k rows a paper: its neighbours in its category's ranking, and one paper of
     another category, the similarity falling with the distance), category_subthemes and
     paper_subthemes (each category split into `subthemes` groups by rank modulo, labelled by
-    a word of their best paper's title), and label_audit (every seventh paper disputed)."""
+    a word of their best paper's title), label_audit (every seventh paper disputed), and the
+    maps (`_add_map_marts`). Neighbouring ranks are each other's closest papers at similarity
+    0.5 (1 / (1 + rank distance)), two ranks apart 0.33."""
     con = duckdb.connect(str(db))
     try:
         con.execute(f"""create or replace table marts.paper_related as
@@ -170,6 +174,7 @@ def add_related_marts(db: Path, k: int = 5, subthemes: int = 3) -> None:
                    case when category_rank % 7 = 0 then 'medium' else 'high' end as audit_confidence,
                    category_rank % 7 = 0 as is_disputed
             from marts.paper_rankings""")
+        _add_map_marts(con)
         if "extras" in _columns(con, "build_settings"):
             (recorded,) = con.execute("select max(extras) from marts.build_settings").fetchone()
             built = {*(recorded or "").split(","), "related"}
@@ -177,3 +182,29 @@ def add_related_marts(db: Path, k: int = 5, subthemes: int = 3) -> None:
                         [",".join(p for p in EXTRAS if p in built)])
     finally:
         con.close()
+
+
+def _add_map_marts(con: duckdb.DuckDBPyConnection) -> None:
+    """Stand-ins of paper_map_positions (every ranked paper on its venue's map and on its
+    category's, spread over the unit square by its rank, its sub-theme paper_subthemes') and
+    map_trustworthiness (one row per map)."""
+    con.execute("""create or replace table marts.paper_map_positions as
+        with papers as (
+            select r.venue, r.paper_id, r.category, r.category_rank, s.subtheme, s.subtheme_label,
+                   row_number() over (partition by r.venue order by r.category, r.category_rank) as position
+            from marts.paper_rankings r
+            left join marts.paper_subthemes s using (venue, paper_id)
+        )
+        select venue, 'stand-in' as taxonomy, null::varchar as map_category, paper_id,
+               (position * 37 % 101) / 100.0 as x, (position * 61 % 101) / 100.0 as y,
+               category, subtheme, subtheme_label
+        from papers
+        union all
+        select venue, 'stand-in', category, paper_id,
+               (category_rank * 37 % 211) / 210.0, (category_rank * 53 % 199) / 198.0,
+               category, subtheme, subtheme_label
+        from papers""")
+    con.execute("""create or replace table marts.map_trustworthiness as
+        select venue, 'stand-in' as taxonomy, map_category, count(*) as papers,
+               0.93 as trustworthiness, 0.1 as seconds
+        from marts.paper_map_positions group by all""")

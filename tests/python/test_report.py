@@ -272,10 +272,16 @@ def test_iclr_page_is_small_and_self_contained(iclr: tuple[Project, Path]) -> No
 
 
 def test_iclr_with_related_papers_within_budget(iclr_every_part: Path) -> None:
-    """ICLR 2026 with every part and 5 related papers a paper: at most 2 MB."""
+    """ICLR 2026 with every part, 5 related papers a paper and the maps (the venue's 5,358
+    papers and each category's): at most 2 MB."""
     assert iclr_every_part.stat().st_size <= 2_000_000
-    rows = [r for rows in shortlist_tables(page(iclr_every_part)).values() for r in rows]
+    doc = page(iclr_every_part)
+    rows = [r for rows in shortlist_tables(doc).values() for r in rows]
     assert rows and all(len(r["related"]) == 5 for r in rows)
+    maps = doc.xpath("//*[local-name()='svg'][contains(@class, 'paper-map')]")
+    assert len(maps) == 1 + len(shortlist_tables(doc))
+    ranked = number(text(doc.xpath("//ul[@class='cards']/li[2]/span")[0]))
+    assert sum(len(m.xpath(".//*[local-name()='circle'][@data-p]")) for m in maps[1:]) == ranked
 
 
 # -- the hostile venue ------------------------------------------------------------------------
@@ -550,6 +556,8 @@ def test_every_set_of_parts_renders_and_says_what_it_lacks(split: Project, parts
     assert all(("Rank set 95%" in r["details"]) == ("rank_sets" in has) for r in rows)
     assert all(bool(r["related"]) == ("related" in has) for r in rows)
     assert bool(doc.xpath("//button[contains(@class, 'subtheme')]")) == ("related" in has)
+    assert bool(doc.xpath("//*[contains(@class, 'map-block')]")) == ("related" in has)
+    assert len(doc.xpath("//p[@id='no-map']")) == (0 if "related" in has else 1)
     assert bool(doc.xpath("//section[@id='validity']")) == ("outcomes" in has)
     assert bool(doc.xpath("//table[contains(@class, 'picks')]")) == ("picks" in has)
     assert ("Not in this build (no marts.expert_picks" in whole) == ("picks" not in has)

@@ -276,18 +276,19 @@
     element.classList.add("flash");
   }
 
-  // -- related papers: a link jumps to the paper's row, or shows it among the search results -----
+  // -- related papers and a map's dots: a click jumps to the paper's row, or shows it among the
+  // search results ----------------------------------------------------------------------------
   document.addEventListener("click", function (event) {
-    var link = event.target.closest ? event.target.closest("a.related") : null;
+    var link = event.target.closest ? event.target.closest("a.related, .paper-map circle[data-p]") : null;
     if (!link) { return; }
-    var paperId = link.getAttribute("data-paper-id");
+    var paperId = link.getAttribute("data-paper-id") || link.getAttribute("data-p");
     var tr = rowById[paperId];
     if (tr) {
       event.preventDefault();
       if (tr.hidden) { clearFilters(); }
       tr.scrollIntoView({ block: "center" });
-      var title = tr.querySelector(".title");
-      if (title && title.focus) { title.focus({ preventScroll: true }); }
+      var title = tr.querySelector("a.title") || tr.querySelector("input.pick");
+      title.focus({ preventScroll: true });
       flash(tr);
     } else if (unlistedById[paperId]) {
       event.preventDefault();
@@ -374,6 +375,7 @@
       + (over ? "; " + over + (over === 1 ? " category is" : " categories are") + " over it" : "");
     checkName();
     listPicks();
+    document.dispatchEvent(new CustomEvent("paperrank:picks", { detail: state.picks }));  // the maps
   }
 
   function listPicks() {
