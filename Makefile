@@ -32,6 +32,8 @@ EXPORT_DIR ?=
 REPORT_DIR ?=
 # papers each expert is asked to pick per category, the report's counter (empty: 5)
 PICK_QUOTA ?=
+# the similarity from which two picks that are each other's related papers get a notice (empty: 0.4)
+NEAR_DUPLICATE ?=
 # yes: CSVs start with a UTF-8 byte order mark, so Excel shows accents right
 CSV_BOM ?= no
 # what make build/rank/publish build, audit and publish besides the ranking: all, none (the
@@ -82,7 +84,7 @@ DEMO_PAPERS ?=
 # variable in double quotes ("$$VENUE"), which the shell neither splits nor expands again (quotes,
 # `$`, backticks and spaces arrive unchanged); a value pasted into the recipe's text ("$(VENUE)")
 # would be read by the shell, its quotes dropped and its backticks run.
-PASSED_VARS = TAXONOMY TOP_N WEIGHT_SET VENUE LABEL_MODEL PROFILE EXPORT_DIR REPORT_DIR PICK_QUOTA \
+PASSED_VARS = TAXONOMY TOP_N WEIGHT_SET VENUE LABEL_MODEL PROFILE EXPORT_DIR REPORT_DIR PICK_QUOTA NEAR_DUPLICATE \
     CSV_BOM EXTRAS ENGINE $(UNCERTAINTY_SETTINGS) RELATED_PAPERS LABEL_AUDIT_THRESHOLD VENUE_ID \
     OPENREVIEW_URL LLM_URL SNAPSHOT_DIR REPORT_DB DEMO_DIR DEMO_DB DEMO_PUBLISHED_DB DEMO_PAPERS \
     BENCH_SCALES PAPERRANK_DB PAPERRANK_PUBLISHED_DB
@@ -166,13 +168,15 @@ run: setup ## a real venue end to end: fetch from OpenReview, classify with the 
 ## Everything after loading, in one process: raw checks, dbt build, mart checks, marts agree,
 ## publish to PAPERRANK_PUBLISHED_DB, one CSV per category from the published build.
 rank: setup $(ENGINE_SETUP) ## everything after loading: checks, dbt build, audit, publish, CSVs, report
-	$(PAPERRANK) rank $(SETTINGS) $(OUTPUT_DIRS) $(BOM_FLAG) $(if $(PICK_QUOTA),--pick-quota "$$PICK_QUOTA")
+	$(PAPERRANK) rank $(SETTINGS) $(OUTPUT_DIRS) $(BOM_FLAG) $(if $(PICK_QUOTA),--pick-quota "$$PICK_QUOTA") \
+	    $(if $(NEAR_DUPLICATE),--near-duplicate "$$NEAR_DUPLICATE")
 
 ## The experts' report: one self-contained HTML page per venue, from the published marts
 ##   (PAPERRANK_PUBLISHED_DB; REPORT_DB=path reads another warehouse). make rank writes it too.
 report: setup ## the experts' HTML report of the published build, one page per venue
 	$(PAPERRANK) report $(if $(REPORT_DIR),--out-dir "$$REPORT_DIR") $(if $(VENUE),--venue "$$VENUE") \
-	    $(if $(REPORT_DB),--db "$$REPORT_DB") $(if $(PICK_QUOTA),--pick-quota "$$PICK_QUOTA")
+	    $(if $(REPORT_DB),--db "$$REPORT_DB") $(if $(PICK_QUOTA),--pick-quota "$$PICK_QUOTA") \
+	    $(if $(NEAR_DUPLICATE),--near-duplicate "$$NEAR_DUPLICATE")
 
 ## dbt build alone, in the working warehouse (publishes nothing); ENGINE=spark: on Spark.
 build: setup $(ENGINE_SETUP) ## dbt build alone in the working warehouse (publishes nothing)

@@ -23,6 +23,7 @@ from paperrank.core import config
 from paperrank.pipeline import rank as pipeline
 from paperrank.pipeline.settings import Settings
 from paperrank.pipeline.summary import category_summary
+from paperrank.report import duplicates as near
 from paperrank.report import quota as pick_quota
 
 
@@ -36,12 +37,19 @@ from paperrank.report import quota as pick_quota
 @click.option("--pick-quota", "quota", default=None,
               help="papers each expert is asked to pick per category on the report's pages "
                    f"(1 to {pick_quota.MAX_QUOTA}; default {pick_quota.PICK_QUOTA})")
+@click.option("--near-duplicate", default=None,
+              help="similarity from which two picks that are each other's related papers get a "
+                   f"notice on the report's pages (above 0, at most 1; default {near.NEAR_DUPLICATE})")
 @click.option("--bom", is_flag=True, help="start each CSV with a UTF-8 byte order mark (for Excel)")
 @click.option("--log", type=click.Path(path_type=Path), default=config.pipeline_log,
               help="file the quality reports are appended to "
                    "(default: pipeline.log beside dbt.log, in DBT_LOG_PATH or logs/)")
 def command(chosen: Settings, export_dir: Path | None, report_dir: Path | None, quota: str | None,
-            bom: bool, log: Path) -> None:
-    options = {"quota": pick_quota.parse_quota(quota)} if quota else {}  # before anything runs
+            near_duplicate: str | None, bom: bool, log: Path) -> None:
+    options: dict[str, float] = {}  # the page's settings, checked before anything runs
+    if quota:
+        options["quota"] = pick_quota.parse_quota(quota)
+    if near_duplicate:
+        options["near_duplicate"] = near.parse_near_duplicate(near_duplicate)
     _, destination = pipeline.rank(chosen, export_dir, bom, log, report_dir, **options)
     print(category_summary(config.published_db(), destination.venue), flush=True)

@@ -15,6 +15,7 @@ from paperrank.core import config
 from paperrank.core.errors import PaperrankError
 from paperrank.publish import outputs, report_files
 from paperrank.report import marts, render
+from paperrank.report.duplicates import NEAR_DUPLICATE, parse_near_duplicate
 from paperrank.report.quota import MAX_QUOTA, PICK_QUOTA, parse_quota
 
 DEFAULT_DB = config.DEFAULT_PUBLISHED
@@ -37,14 +38,20 @@ def default_db() -> Path:
 @click.option("--pick-quota", "quota", default=str(PICK_QUOTA),
               help=f"papers each expert is asked to pick per category, shown as a counter "
                    f"(1 to {MAX_QUOTA}; default: {PICK_QUOTA})")
-def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below: int, quota: str) -> None:
+@click.option("--near-duplicate", default=str(NEAR_DUPLICATE),
+              help="similarity from which two picks that are each other's related papers get a "
+                   f"notice (above 0, at most 1; default: {NEAR_DUPLICATE})")
+def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below: int, quota: str,
+            near_duplicate: str) -> None:
     if below < 0:
         raise PaperrankError(f"--below must be 0 or more, not {below}")
     chosen_quota = parse_quota(quota)
+    similarity = parse_near_duplicate(near_duplicate)
     source = db or default_db()
     if out_dir is not None:
         for name, path in report_files.publish_report(source, out_dir, list(venue) or None,
-                                                      below=below, quota=chosen_quota):
+                                                      below=below, quota=chosen_quota,
+                                                      near_duplicate=similarity):
             print(f"report for {name}: {path}")
         return
     con = marts.connect(source)
@@ -56,7 +63,7 @@ def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below
         folder = outputs.report_dir(one, None)
         outputs.check(folder, one)
         for name, path in report_files.publish_report(source, folder, [one], below=below,
-                                                      quota=chosen_quota):
+                                                      quota=chosen_quota, near_duplicate=similarity):
             print(f"report for {name}: {path}")
         outputs.remember(one, folder)
     print(f"index of every venue's page: {report_files.write_index(outputs.report_root())}")

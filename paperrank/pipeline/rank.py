@@ -27,7 +27,7 @@ from paperrank.publish.delivery import Destination, Published, deliver
 
 
 def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
-         report_dir: Path | None = None, **report_options: int) -> tuple[Published, Destination]:
+         report_dir: Path | None = None, **report_options: float) -> tuple[Published, Destination]:
     """Build, check and deliver the venue of `chosen`; what was published, and where its CSVs
     and page went (`export_dir` and `report_dir` when given, else the venue's own folders).
 

@@ -15,6 +15,7 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -43,7 +44,7 @@ def build_id_of(db: Path, venues: list[str] | None = None) -> str:
 
 
 def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
-                   **options: int) -> list[tuple[str, Path]]:
+                   **options: Any) -> list[tuple[str, Path]]:
     """Draw the pages of `db`'s build into a new version of `report_dir` and switch to it;
     return (venue, page) pairs, the pages named through `report_dir`."""
     from paperrank.report.pages import write_reports
@@ -77,7 +78,7 @@ def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
 
 
 def deliver_pages(db: Path, report_dir: Path, venue: str, index: bool,
-                  **options: int) -> list[tuple[str, Path]]:
+                  **options: Any) -> list[tuple[str, Path]]:
     """The venue's page of `db` drawn into a new version of `report_dir` (`publish_report`);
     with `index`, the report root's index lists it beside the other venues' pages."""
     pages = publish_report(db, report_dir, [venue], **options)

@@ -28,11 +28,11 @@ class Destination:
     reports: Path
     index: bool
     bom: bool = False
-    report_options: dict[str, int] = field(default_factory=dict)
+    report_options: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def checked(cls, venue: str, export_dir: Path | None = None, report_dir: Path | None = None,
-                bom: bool = False, **report_options: int) -> Destination:
+                bom: bool = False, **report_options: float) -> Destination:
         """The venue's folders (the given ones, else its own under exports/ and output/report/),
         refused before anything runs when they are not the project's, the venue's and apart."""
         exports, reports = outputs.export_dir(venue, export_dir), outputs.report_dir(venue, report_dir)

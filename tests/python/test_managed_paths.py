@@ -151,6 +151,13 @@ def test_rank_refuses_overlapping_paths_before_building(built: Project, tmp_path
     assert "[1/" not in result.stdout  # no step started
 
 
+def test_rank_refuses_a_wrong_near_duplicate_setting_before_building(built: Project) -> None:
+    with dbt_not_started(built):  # nothing ran
+        result = built.cli("rank", *SETTINGS, "--near-duplicate", "2", check=False)
+    one_line_refusal(result, "near-duplicate similarity must be a number above 0 and at most 1")
+    assert "[1/" not in result.stdout
+
+
 def test_stray_files_are_not_publications_and_publications_are_read_only(built: Project) -> None:
     published = built.published
     active = versions.current(published)

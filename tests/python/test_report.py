@@ -470,6 +470,10 @@ def test_cli_errors_name_the_problem(tmp_path: Path) -> None:
     duckdb.connect(str(project.db)).close()
     result = project.cli("report", "--db", str(project.db), "--pick-quota", "0", check=False)
     assert result.returncode == 2 and "--pick-quota (PICK_QUOTA): must be a whole number" in result.stderr
+    for wrong in ("0", "1.5", "nan", "close"):  # the near-duplicate setting, before the warehouse
+        result = project.cli("report", "--db", str(project.db), "--near-duplicate", wrong, check=False)
+        assert result.returncode == 2, result.stderr
+        assert "near-duplicate similarity must be a number above 0 and at most 1" in result.stderr
     result = project.cli("report", "--db", str(project.db), check=False)
     assert result.returncode == 1
     assert "has no marts.paper_rankings" in result.stderr
