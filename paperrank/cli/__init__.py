@@ -60,9 +60,9 @@ def main() -> None:
 def console() -> NoReturn:
     """The `paperrank` console script and `python -m paperrank`: `run`, ended by `exit_now`.
 
-    Why not a plain exit: after a command that loaded dbt, the interpreter's teardown took
-    0.6-0.66 s of every run (`paperrank rank --extras none` on ICLR 2026), after the last line
-    was printed. An unexpected error still ends the usual way, with its traceback."""
+    Why not a plain exit: after a command that loaded dbt, the interpreter's teardown (its
+    seconds: docs/architecture.md, "Speed machinery") comes after the last line was printed. An
+    unexpected error still ends the usual way, with its traceback."""
     exit_now(run(sys.argv[1:]))
 
 

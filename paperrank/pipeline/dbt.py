@@ -184,8 +184,8 @@ def _settle() -> None:
 
     Python's cycle collector walks every object it tracks at each full collection, and a dbt
     command makes enough garbage for several of them: with the parsed project and dbt's modules
-    in the walk, they cost about 0.6 s of `paperrank rank --extras none` (median of six runs on
-    ICLR 2026: 10.4 s -> 9.6 s; the same peak memory). So once the project is parsed, the garbage
+    in the walk, they cost a measurable part of `paperrank rank` (docs/architecture.md, "Speed
+    machinery"; the same peak memory). So once the project is parsed, the garbage
     of the start is collected and the rest frozen (`gc.freeze`): kept, never walked again. What
     a command makes afterwards is collected as usual."""
     gc.collect()
@@ -250,7 +250,7 @@ def _write_artifacts(manifest: Any, result: Any) -> None:
     """What dbt writes at the end of a build, written here: run_results.json at once, and
     manifest.json (with semantic_manifest.json) by a thread while the pipeline goes on.
 
-    dbt writes both before its build returns, the manifest in 0.3-0.7 s of one core (every
+    dbt writes both before its build returns, the manifest taking a core for a while (every
     node's compiled SQL), while the quality gates' worker then checks the marts on the other
     core and this one waits. The thread is not a daemon: the process waits for it before it
     ends, and so does the next dbt command (`wait_for_artifacts`) and a failure's explanation,
@@ -319,8 +319,7 @@ def release_warehouse() -> None:
     database, and a parsed manifest kept for the next command can keep the database alive: so
     the environment is closed first, under dbt-duckdb's own lock. Closing its connection closes
     the database and frees the file at once, whatever cursors are still referenced (DuckDB 2),
-    so no collection of the build's garbage is waited for (a full one cost 0.15 s of the
-    ranking alone)."""
+    so no full collection of the build's garbage is waited for."""
     from dbt.adapters.duckdb.connections import DuckDBConnectionManager
     from dbt.adapters.factory import cleanup_connections
 

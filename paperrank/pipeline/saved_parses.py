@@ -1,12 +1,13 @@
 """dbt's saved parse, kept once per warehouse file, so that switching venues parses nothing.
 
 dbt keeps one saved parse (target/partial_parse.msgpack) and reuses it only for the profile
-connection it was made with, the warehouse file's path included. An operator who ranks one
-venue in `warehouse/iclr2026.duckdb`, then another in `warehouse/iclr2018.duckdb`, then the
-first again, had dbt parse the whole project at every switch (about 6 s of a 2-core machine),
-with no file changed. So each parse the pipeline makes is also kept under the warehouse it was
-made for (`target/partial_parses/`), and the next parse for that warehouse starts from it
-(dbt's `--partial-parse-file-path`; dbt still writes its result to partial_parse.msgpack).
+connection it was made with, the warehouse file's path included. An operator who ranks one venue
+in `warehouse/iclr2026.duckdb`, then another in `warehouse/iclr2018.duckdb`, then the first
+again, would have dbt parse the whole project at every switch with no file changed (its seconds:
+docs/architecture.md, "Speed machinery"). So each parse the pipeline makes is also kept under
+the warehouse it was made for (`target/partial_parses/`), and the next parse for that warehouse
+starts from it (dbt's `--partial-parse-file-path`; dbt still writes its result to
+partial_parse.msgpack).
 
 dbt checks a saved parse itself (the project's files, the profile, the vars, its own version)
 before it uses one, so a kept parse that no longer fits is parsed over, never trusted: the worst
