@@ -132,8 +132,8 @@ def test_each_check_reads_the_warehouse_of_its_own_run(synthetic_built: Project,
         finally:
             clean.stop()
     broken = warehouse_copy(synthetic_built, tmp_path / "broken")
-    execute(broken.db, "update marts.paper_rankings set local_top_overall = 'nan'::double "
-                       "where paper_id = (select min(paper_id) from marts.paper_rankings)")
+    execute(broken.db, "update intermediate.int_papers_ranked set local_top_overall = 'nan'::double "
+                       "where paper_id = (select min(paper_id) from intermediate.int_papers_ranked)")
     with broken.environment():
         checked = Gates(SETTINGS, tmp_path / "broken.log")
         try:

@@ -235,8 +235,8 @@ def test_a_failed_audit_discards_the_publication_composed_beside_it(degenerate: 
     as_build(project.db, "build-2")  # a build that would publish as a new version
     # a z-score no dbt test of the audit reads (the marts-agree rules run first, and stop
     # at a NaN composite): only the mart checks see it
-    execute(project.db, "update marts.paper_rankings set z_confidence_mean = 'infinity'::double "
-                        "where paper_id = (select min(paper_id) from marts.paper_rankings)")
+    execute(project.db, "update intermediate.int_papers_ranked set z_confidence_mean = 'infinity'::double "
+                        "where paper_id = (select min(paper_id) from intermediate.int_papers_ranked)")
     before = versions.current(project.published)
     log = tmp_path / "pipeline.log"
     result = project.cli("publish", "--profile", "iclr2026", *replicate_options(), "--top-n", "5",

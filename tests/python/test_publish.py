@@ -483,7 +483,7 @@ def test_marts_torn_between_two_builds_are_not_published(small_built: Project, t
     project = venue_copy(small_built, tmp_path / "venue")
     before = state(project)
     dbt = InProcessDbt(project)
-    # int_papers_categorized and int_papers_ranked (which the mart paper_rankings reads) are
+    # int_papers_categorized and int_papers_ranked (which the mart paper_rankings shows) are
     # tables: rebuild them too, from the repaired raw layer
     dbt("run", "--select", "int_papers_categorized int_papers_ranked paper_rankings",
         "--vars", "{top_n: 3}")

@@ -78,7 +78,8 @@ def first(project: Project, sql: str) -> str:
         id="accepted-paper-without-reviews"),
     pytest.param(
         "marts",
-        "update marts.paper_rankings set local_top_overall = 'nan'::double "
+        # marts.paper_rankings is a view of intermediate.int_papers_ranked
+        "update intermediate.int_papers_ranked set local_top_overall = 'nan'::double "
         "where paper_id = '{id}'",
         "select min(paper_id) from marts.paper_rankings", "marts.paper_rankings.local_top_overall",
         id="nan-composite"),
@@ -104,7 +105,8 @@ def test_a_null_or_a_repeated_key_fails_the_models_keys_test_naming_each(
     of them, not merely a number of results."""
     from paperrank.pipeline.dbt import DbtFailed
 
-    broken = broken_copy(clean, tmp_path, "update marts.paper_rankings "
+    # marts.paper_rankings is a view of intermediate.int_papers_ranked
+    broken = broken_copy(clean, tmp_path, "update intermediate.int_papers_ranked "
                          "set category_slug = null, local_top_overall = case when category_rank "
                          "<= 2 then null else local_top_overall end, category_rank = case when "
                          "category_rank = 2 then 1 else category_rank end where category_rank <= 3")

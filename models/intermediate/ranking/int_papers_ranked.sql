@@ -1,9 +1,10 @@
-{#- The article's ranking (README "What it does", steps 3 and 4): every ranked paper's category,
-    label, signals, their z-scores within its venue and category, each weighted term, the
-    composite local_top_overall, its rank and whether it is in the top-N. A table, read by the
-    mart paper_rankings (which adds the papers' titles, authors, abstracts and links) and by every
-    extra's intermediate models (rank uncertainty, rank sets, outcomes): no intermediate model
-    reads a mart. The papers' long texts are not written here: only the mart shows them. -#}
+{#- The article's ranking (README "What it does", steps 3 and 4): every ranked paper's signals,
+    their z-scores within its venue and category, each weighted term, the composite
+    local_top_overall, its rank and whether it is in the top-N, with the paper's title, authors,
+    abstract and links (joined last, so that the rank's sort never carries them). A table, read by
+    the mart paper_rankings (a view of it, so the ranking is written once) and by every extra's
+    intermediate models (rank uncertainty, rank sets, outcomes): no intermediate model reads a
+    mart. -#}
 {{ config(materialized='table') }}
 {%- set signals = ranking_signals() -%}
 
@@ -12,6 +13,12 @@ with
 papers as (
 
     select * from {{ ref('int_papers_categorized') }}
+
+),
+
+paper_texts as (
+
+    select * from {{ ref('stg_raw__papers') }}
 
 ),
 
@@ -137,36 +144,46 @@ ranked as (
 
 ),
 
+-- titles, authors, abstracts and links join last, so the sort above does not carry them
 final as (
 
     select
-        venue,
-        paper_id,
-        category,
-        category_slug,
-        category_source,
-        label_model,
-        label_prompt_hash,
-        label_confidence,
-        label_rationale,
-        primary_area,
-        status,
-        review_count,
+        ranked.venue,
+        ranked.paper_id,
+        paper_texts.title,
+        paper_texts.title_plain,
+        paper_texts.authors,
+        paper_texts.abstract,
+        {{ texts_semicolon_joined_or_null('paper_texts.keywords') }} as keywords,
+        ranked.category,
+        ranked.category_slug,
+        ranked.category_source,
+        ranked.label_model,
+        ranked.label_prompt_hash,
+        ranked.label_confidence,
+        ranked.label_rationale,
+        ranked.primary_area,
+        ranked.status,
+        paper_texts.forum_url,
+        paper_texts.pdf_url,
+        ranked.review_count,
         {%- for signal in signals %}
-            {{ signal }},
+            ranked.{{ signal }},
         {%- endfor %}
         {%- for signal in signals %}
-            z_{{ signal }},
+            ranked.z_{{ signal }},
         {%- endfor %}
-        category_size,
+        ranked.category_size,
         {%- for signal in signals %}
-            {{ signal }}_term,
+            ranked.{{ signal }}_term,
         {%- endfor %}
-        local_top_overall,
-        category_rank,
-        category_rank <= {{ var('top_n') }} as is_top_n
+        ranked.local_top_overall,
+        ranked.category_rank,
+        ranked.category_rank <= {{ var('top_n') }} as is_top_n
 
     from ranked
+    inner join paper_texts
+        on ranked.paper_id = paper_texts.paper_id
 
 )
 
