@@ -155,7 +155,7 @@ def lengthen_abstracts(con: duckdb.DuckDBPyConnection, number: str) -> None:
         from read_parquet('{ICLR_PAPERS}')
         where length(abstract) >= 600
     """)
-    count = con.execute("select count(*) from real_abstracts").fetchone()[0]
+    (count,) = con.execute("select count(*) from real_abstracts").fetchall()[0]
     # rewritten whole (delete and insert), which DuckDB does far faster than an update of
     # every row's long text
     con.execute(f"""
