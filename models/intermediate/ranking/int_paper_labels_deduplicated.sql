@@ -12,8 +12,8 @@ in_taxonomy as (
 
     select {{ star_except('labels', ['label_recency']) }} from labels
     where
-        taxonomy = {{ sql_string(var('taxonomy')) }}{% if label_model is not none %}
-            and label_model = {{ sql_string(label_model) }}{% endif %}
+        labels.taxonomy = {{ sql_string(var('taxonomy')) }}{% if label_model is not none %}
+            and labels.label_model = {{ sql_string(label_model) }}{% endif %}
 
 ),
 
