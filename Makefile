@@ -289,10 +289,12 @@ bench: setup ## the ranking, uncertainty, rank-set, outcome, related-papers, ope
 	    $(PY) -m bench.outcomes --db "$$PAPERRANK_PUBLISHED_DB"; \
 	else echo "report-page, rank-set and outcome benchmarks of a real build skipped: no published build at $$PAPERRANK_PUBLISHED_DB (make rank first)"; fi
 
-# papers of the million-paper bench's venues: 10k, 100k or 1M (bench/million.py)
+# papers of the million-paper bench's venues (10k, 100k or 1M) and its data shapes (short, long,
+# twenty; default all): bench/million.py, bench/million.md
 SIZE ?= 1M
-bench-million: setup ## the ranking path against one hand-written statement at SIZE papers (10k, 100k, 1M), three data shapes
-	$(PY) -m bench.million --size "$(SIZE)"
+SHAPES ?=
+bench-million: setup ## the ranking path against one hand-written statement at SIZE papers (10k, 100k, 1M); SHAPES=short,long,twenty
+	$(PY) -m bench.million --size "$(SIZE)" $(if $(SHAPES),--shapes "$(SHAPES)")
 
 ## make rank against dbt build alone on the real ICLR 2026 data (target: within 2x).
 bench-rank: setup ## make rank against dbt build alone on the real ICLR 2026 data

@@ -115,17 +115,18 @@ class Runs:
 
 
 def scratch_project(work: Path, taxonomy: str = MANY_TAXONOMY,
-                    categories: list[str] | None = None, refresh: bool = False) -> Path:
-    """A copy of the dbt project whose taxonomy seed also holds a bench taxonomy: the `many`
-    shape's by default, or `taxonomy` of the ranked `categories` (and Other). `refresh` copies
-    the project again, so that the copy runs the models as they are now."""
+                    categories: list[str] | None = None, refresh: bool = False,
+                    source: Path = REPO) -> Path:
+    """A copy of the dbt project in `source` whose taxonomy seed also holds a bench taxonomy:
+    the `many` shape's by default, or `taxonomy` of the ranked `categories` (and Other).
+    `refresh` copies the project again, so that the copy runs the models as they are now."""
     categories = many_categories() if categories is None else categories
     root = work / ("project-many" if taxonomy == MANY_TAXONOMY else f"project-{taxonomy}")
     if refresh or not (root / "dbt_project.yml").exists():
         shutil.rmtree(root, ignore_errors=True)
         for folder in ("models", "macros", "seeds", "tests/generic"):
-            shutil.copytree(REPO / folder, root / folder)
-        shutil.copy2(REPO / "dbt_project.yml", root / "dbt_project.yml")
+            shutil.copytree(source / folder, root / folder)
+        shutil.copy2(source / "dbt_project.yml", root / "dbt_project.yml")
         with (root / "seeds" / "taxonomies.csv").open("a", newline="", encoding="utf-8") as out:
             writer = csv.writer(out)
             for order, category in enumerate([*categories, "Other"], start=1):

@@ -6,6 +6,9 @@
     (rank_high), with the other papers at their point composites; the interval always holds the
     point rank. One sort of the points and the two ends per category, partitioned by an integer
     key of the category (two string keys per row made the sort 2.5 times as long at 1M papers).
+    `rank` must be unique within a category (a rank of row_number): with the category's key it
+    names an end's paper, so the ends are counted and joined back on two integers rather than
+    on the paper's id (a string), which the sort never carries.
 -#}
 {% macro normal_rank_interval_ctes(name, papers, score, se, rank, key='paper_id') -%}
 
@@ -27,6 +30,7 @@
     select
         {{ name }}_categories.category_key,
         {{ papers }}.{{ key }},
+        {{ papers }}.{{ rank }} as point_rank,
         {{ papers }}.{{ score }},
         {{ papers }}.{{ se }}
 
@@ -39,12 +43,12 @@
 ),
 
 -- the composites the interval's ends stand at, sorted in among the papers' point composites
--- (the sort carries only what the count needs: a paper's own row no id, an end its paper's)
+-- (the sort carries only what the count needs: a paper's own row no rank, an end its paper's)
 points as (
 
     select
         category_key,
-        cast(null as string) as {{ key }},
+        cast(null as bigint) as point_rank,
         {{ score }} as composite,
         1 as is_paper,
         0 as is_best
@@ -56,7 +60,7 @@ points as (
 
         select
             category_key,
-            {{ key }},
+            point_rank,
             {{ score }} {{ sign }} 1.6448536269514722 * {{ se }} as composite,
             0 as is_paper,
             {{ is_best }} as is_best
@@ -87,30 +91,34 @@ counted as (
 {{ name }}_counts as (
 
     select
-        {{ key }},
+        category_key,
+        point_rank,
         min(case when is_best = 1 then papers_above end) + 1 as best_rank,
         min(case when is_best = 0 then papers_above end) as worst_papers_above
 
     from counted
     where is_paper = 0
-    group by {{ key }}
+    group by category_key, point_rank
 
 ),
 
 {{ name }} as (
 
     select
-        {{ name }}_counts.{{ key }},
-        least({{ name }}_counts.best_rank, {{ papers }}.{{ rank }}) as rank_low,
+        {{ name }}_keyed.{{ key }},
+        least({{ name }}_counts.best_rank, {{ name }}_keyed.point_rank) as rank_low,
         -- the paper itself sits above its own worst end when se > 0, not when se = 0
         greatest(
-            {{ name }}_counts.worst_papers_above + case when {{ papers }}.{{ se }} > 0 then 0 else 1 end,
-            {{ papers }}.{{ rank }}
+            {{ name }}_counts.worst_papers_above
+            + case when {{ name }}_keyed.{{ se }} > 0 then 0 else 1 end,
+            {{ name }}_keyed.point_rank
         ) as rank_high
 
     from {{ name }}_counts
-    inner join {{ papers }}
-        on {{ name }}_counts.{{ key }} = {{ papers }}.{{ key }}
+    inner join {{ name }}_keyed
+        on
+            {{ name }}_counts.category_key = {{ name }}_keyed.category_key
+            and {{ name }}_counts.point_rank = {{ name }}_keyed.point_rank
 
 ),
 {%- endmacro %}

@@ -5,14 +5,20 @@
     {{ return(adapter.dispatch('latex_to_text', 'paperrank')(column)) }}
 {%- endmacro %}
 
+{#- Most titles hold nothing the five replacements change (no backslash, dollar or brace, no
+    white space but single spaces between words): those are kept as they are after one scan,
+    which at 1M one-word titles cost a sixth of the five replacements. -#}
 {% macro default__latex_to_text(column) -%}
-    trim(regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
-        {{ column }},
-        '\\[a-zA-Z]+\*?\{([^{}]*)\}', '\1', 'g'),
-        '\\([&%_#$])', '\1', 'g'),
-        '\\([a-zA-Z]+)', '\1', 'g'),
-        '[${}]', '', 'g'),
-        '\s+', ' ', 'g'))
+    case
+        when not regexp_matches({{ column }}, '[\\${}\t\n\f\r]|  |^ | $') then {{ column }}
+        else trim(regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
+            {{ column }},
+            '\\[a-zA-Z]+\*?\{([^{}]*)\}', '\1', 'g'),
+            '\\([&%_#$])', '\1', 'g'),
+            '\\([a-zA-Z]+)', '\1', 'g'),
+            '[${}]', '', 'g'),
+            '\s+', ' ', 'g'))
+    end
 {%- endmacro %}
 
 {#- The same five replacements in Java's regular expressions: raw literals (r'...', so Spark

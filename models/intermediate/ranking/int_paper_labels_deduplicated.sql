@@ -10,39 +10,42 @@ labels as (
 
 in_taxonomy as (
 
-    select * from labels
+    select {{ star_except('labels', ['label_recency']) }} from labels
     where
-        taxonomy = {{ sql_string(var('taxonomy')) }}{% if label_model is not none %}
-            and label_model = {{ sql_string(label_model) }}{% endif %}
+        labels.taxonomy = {{ sql_string(var('taxonomy')) }}{% if label_model is not none %}
+            and labels.label_model = {{ sql_string(label_model) }}{% endif %}
 
 ),
 
--- each paper's latest label among those considered is the one of lowest label_recency (the one
--- rule, stg_raw__paper_labels); found by a narrow group-by and a join back, which at 1M labels
--- cost less than a window that carries every column of the label
+-- each paper's latest label among those considered: the first in the one order of "latest"
+-- (label_recency_order, by which stg_raw__paper_labels numbers every label), so the label of
+-- lowest label_recency. Ordered by the keys alone and joined back on the label's id: a window
+-- that carried every column of the label, or numbered every label of every taxonomy first,
+-- cost more than the rest of the ranking's inputs at 1M labels
 paper_latest as (
 
     select
-        paper_id,
-        min(label_recency) as label_recency,
-        count(*) as label_count
+        label_id,
+        row_number() over (
+            partition by paper_id
+            order by {{ label_recency_order() }}
+        ) as recency,
+        count(*) over (partition by paper_id) as label_count
 
     from in_taxonomy
-    group by paper_id
 
 ),
 
 latest as (
 
     select
-        {{ star_except('in_taxonomy', ['label_recency']) }},
+        in_taxonomy.*,
         paper_latest.label_count
 
     from in_taxonomy
     inner join paper_latest
-        on
-            in_taxonomy.paper_id = paper_latest.paper_id
-            and in_taxonomy.label_recency = paper_latest.label_recency
+        on in_taxonomy.label_id = paper_latest.label_id
+    where paper_latest.recency = 1
 
 )
 

@@ -25,17 +25,18 @@ renamed as (
 
 ),
 
--- The one rule for "latest label": newest answer first, then the newest load, then the
--- label's content hash, so every label of a paper and taxonomy has its own place. Any
--- subset of the labels (one model, all but one model) is ordered the same way, so readers
--- pick their latest by the lowest label_recency of the labels they consider.
+-- The one rule for "latest label" (macros/labels/label_recency_order.sql): newest answer
+-- first, then the newest load, then the label's content hash, so every label of a paper and
+-- taxonomy has its own place. Any subset of the labels (one model, all but one model) is
+-- ordered the same way, so readers pick their latest by the lowest label_recency of the
+-- labels they consider.
 ordered as (
 
     select
         *,
         row_number() over (
             partition by paper_id, taxonomy
-            order by labeled_at desc, loaded_at desc, label_id asc
+            order by {{ label_recency_order() }}
         ) as label_recency
 
     from renamed
