@@ -31,7 +31,6 @@ import gc
 import os
 import re
 import sys
-import threading
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -51,8 +50,6 @@ RUNS_TESTS = {"build", "test"}
 # rotation at each), which cost a tenth of the ranking alone's build (bench/README.md); the
 # statements are in target/run/ anyway, and DBT_LOG_LEVEL_FILE=debug brings them back
 FILE_LOG_LEVEL = "info"
-# commands whose artifacts this module writes, not dbt (`_write_artifacts`)
-WRITES_ARTIFACTS_HERE = {"build"}
 
 
 class DbtFailed(CheckFailed):
@@ -88,13 +85,11 @@ class Dbt:
         they were parsed (`_uncompiled`)."""
         from dbt.cli.main import dbtRunner
 
-        wait_for_artifacts()  # the last command's manifest.json, written from these very nodes
         key = _parse_key(self.target)
         if key not in MANIFESTS:
             # --no-write-json: the command that follows writes target/manifest.json (and its
-            # run_results.json) when it ends (a build: `_write_artifacts`); written here too, it
-            # cost a second of each start from the parse kept for this warehouse file
-            # (paperrank.pipeline.saved_parses)
+            # run_results.json) when it ends; written by the parse too, it would cost each start
+            # from the parse kept for this warehouse file (paperrank.pipeline.saved_parses)
             parse = ["parse", "--no-write-json", *saved_parses.arguments(self.target)]
             before = saved_parses.saved_stamp()
             parsed = dbtRunner().invoke(self._argv(parse, with_vars=False))
@@ -114,16 +109,11 @@ class Dbt:
             (config.dbt_target_path() / "run_results.json").unlink(missing_ok=True)
         manifest = self.manifest
         argv = self._argv(list(command))
-        writes_here = command[0] in WRITES_ARTIFACTS_HERE
-        if writes_here:
-            argv.append("--no-write-json")
         try:
             with contextlib.redirect_stdout(_LockDumpFilter(sys.stdout)):
                 result = dbtRunner(manifest=manifest).invoke(argv)
         finally:
             release_warehouse()
-        if writes_here and hasattr(result.result, "write"):
-            _write_artifacts(manifest, result.result)
         try:
             self._raise_for(result, command[0])
         except DbtFailed:
@@ -243,29 +233,6 @@ def _useful_line(text: str) -> str:
     return lines[-1] if lines else ""
 
 
-_MANIFEST_WRITER: threading.Thread | None = None
-
-
-def _write_artifacts(manifest: Any, result: Any) -> None:
-    """What dbt writes at the end of a build, written here: run_results.json at once, and
-    manifest.json (with semantic_manifest.json) by a thread while the pipeline goes on.
-
-    dbt writes both before its build returns, the manifest taking a core for a while (every
-    node's compiled SQL), while the quality gates' worker then checks the marts on the other
-    core and this one waits. The thread is not a daemon: the process waits for it before it
-    ends, and so does the next dbt command (`wait_for_artifacts`) and a failure's explanation,
-    which read the same nodes or the file. The files are dbt's own (its `write_manifest`)."""
-    global _MANIFEST_WRITER
-    from dbt.parser.manifest import write_manifest
-
-    target = config.dbt_target_path()
-    target.mkdir(parents=True, exist_ok=True)
-    result.write(str(target / "run_results.json"))
-    _MANIFEST_WRITER = threading.Thread(target=write_manifest, args=(manifest, str(target)),
-                                        name="paperrank-dbt-manifest")
-    _MANIFEST_WRITER.start()
-
-
 def build(vars_json: str, engine: str, extras: tuple[str, ...],
           released: Callable[[], object] | None = None, quiet: bool = True) -> tuple[str, ...]:
     """dbt build of the ranking and `extras` on `engine` with the settings `vars_json`
@@ -288,12 +255,6 @@ def build(vars_json: str, engine: str, extras: tuple[str, ...],
     return extras
 
 
-def wait_for_artifacts() -> None:
-    """Return once the last build's manifest.json is written (`_write_artifacts`)."""
-    if _MANIFEST_WRITER is not None:
-        _MANIFEST_WRITER.join()
-
-
 def check_seeds() -> None:
     """A malformed seed row as one line naming file and line, before dbt's CSV sniffer dump."""
     problems = seeds.check_folder(seeds.DEFAULT_SEEDS)
@@ -304,7 +265,6 @@ def check_seeds() -> None:
 def _explain_failed_tests() -> None:
     """Print the offending rows of every failed dbt test (seed rows with their CSV lines);
     nothing when dbt stopped before running any (a settings or compile error says why)."""
-    wait_for_artifacts()
     target = config.dbt_target_path()  # now, not at import: the process may run many commands
     if (target / "run_results.json").exists():
         test_failures.explain_failures(target)

@@ -5,7 +5,7 @@ another process reads it.  So a worker process (spawned, not forked: DuckDB has 
 here by then) takes the raw layer's fingerprint and reads the raw tables (read-only, closed at
 once) while dbt starts here, says so (`released`: dbt opens the file only after that), and
 checks them while dbt builds; when the build is done it takes the fingerprint again and checks
-the marts (read-only, dbt has let go of the file) while this process composes the publication.
+the marts (read-only, dbt has let go of the file).
 Nothing is published unless the raw layer is unchanged and both verdicts pass, in that order.
 Each report goes to the pipeline's log, and to the screen when its gate fails; the GX Data Docs
 sites are written after each verdict is sent (the reports' own summary pages before it).

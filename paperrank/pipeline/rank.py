@@ -34,9 +34,8 @@ def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
     Before anything runs: every setting is checked against the seeds and the raw layer, the
     published warehouse, the export and the report folders are checked to be the project's
     own (and apart), and the working file must not be held by another process. The raw
-    layer's fingerprint is taken before its checks read it and compared after the build; the
-    gates' worker checks the marts on one core while the publish door composes the
-    publication on the other, and switches it in only once the verdict has passed."""
+    layer's fingerprint is taken before its checks read it and compared after the build, and
+    the publish door writes nothing until the marts' verdict has passed."""
     working = db_path()
     if not working.exists():
         raise PaperrankError(f"no working warehouse at {working}; load data first "

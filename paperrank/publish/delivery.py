@@ -1,14 +1,13 @@
 """The publish door: deliver a finished build of a venue to everyone who reads it.
 
 `deliver` is the one call the pipeline makes to publish (`paperrank.publish.rollback.roll_back`
-is the one to go back). Under the publish lock (`paperrank.publish.lock`), in this order:
+is the one to go back). In this order:
 
-    compose the new publication (the build's venues from the working warehouse, every other
-    venue as published) -> the audit's verdict -> switch the published warehouse and record
-    each venue's build -> the venue's CSVs -> the venue's report page
+    the audit's verdict (the pipeline's mart checks, a callable: nothing is written unless it
+    passes) -> under the publish lock (`paperrank.publish.lock`): compose the new publication
+    (the build's venues from the working warehouse, every other venue as published) -> switch
+    the published warehouse and record each venue's build -> the venue's CSVs -> its page
 
-The audit (the pipeline's mart checks, a callable) runs while the publication is composed
-beside it and must pass before anything is switched; a failed audit removes what was composed.
 Each output is switched in whole (`paperrank.publish.versions`), so a run killed at any point
 leaves each the previous build's or the new one's, and the lock makes the next publisher compose
 from this one's publication, so two venues delivered at overlapping times both land.
@@ -41,20 +40,17 @@ def deliver(working: Path, destination: Destination | None = None, *, engine: st
             steps: Steps | None = None, published: Path | None = None,
             keep: int = versions.KEEP) -> Published:
     """Publish the build in `working` (built by `engine`, holding exactly `extras`, or whatever
-    it holds when None) once `audit` passes, then its venue's CSVs and page to `destination`
+    it holds when None) once `audit` has passed, then its venue's CSVs and page to `destination`
     (none: the published warehouse alone, as `paperrank publish`). `steps` numbers the lines
     printed (none: nothing printed); `published` defaults to PAPERRANK_PUBLISHED_DB."""
     published = published or publication.published_path()
+    if audit is not None:
+        _step(steps, "mart checks", audit)
     publication.claim(published)  # the versions folder, where the lock lives, is the project's
     doing = f"the delivery of {destination.venue if destination else working}"
     with lock.publishing(published, doing, say=_say(steps)):
-        if audit is None:
-            done = _step(steps, "publish", lambda: publication.install(
-                publication.stage(working, published, keep, engine, extras)))
-        else:  # composed while the audit runs, switched in only once it passed
-            staged = _step(steps, "mart checks", lambda: publication.stage(
-                working, published, keep, engine, extras, audit))
-            done = _step(steps, "publish", lambda: publication.install(staged))
+        done = _step(steps, "publish", lambda: publication.install(
+            publication.stage(working, published, keep, engine, extras)))
         _say(steps)(f"published build {done[0]} of {working}: {published} -> {done[1].name}")
         if destination is not None:
             _outputs(steps, published, destination)

@@ -27,7 +27,6 @@ no parse of the project and no chance of reading another checkout's or another r
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,14 +69,8 @@ class Staged:
 
 
 def stage(working: Path, published: Path, keep: int = versions.KEEP,
-          engine: str = "duckdb", extras: tuple[str, ...] | None = None,
-          audit: Callable[[], None] | None = None) -> Staged:
-    """Compose the build's publication and switch nothing, so it is composed while the marts
-    are audited and installed only once they pass (`paperrank.publish.delivery`).
-
-    `audit`, when given, is the audit's verdict, waited for once the publication is composed
-    (or could not be: a failed audit explains a build that cannot be published first, as when
-    the steps ran one after the other); what was composed is removed when it fails.
+          engine: str = "duckdb", extras: tuple[str, ...] | None = None) -> Staged:
+    """Compose the build's publication and switch nothing (`install` switches it in).
 
     On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read
     through DuckDB, so the publication is the same kind of DuckDB file whichever engine built
@@ -101,22 +94,11 @@ def stage(working: Path, published: Path, keep: int = versions.KEEP,
             con.close()
     except PaperrankError:  # a build that cannot be published as it is
         _remove_staged(staged)
-        if audit is not None:
-            audit()
         raise
     except (OSError, duckdb.IOException, duckdb.TransactionException) as error:  # a full or read-only disk
         _remove_staged(staged)
-        if audit is not None:
-            audit()
         raise _not_switched(published, error) from None
-    composed = Staged(published, staged, build_id, venues, keep)
-    if audit is not None:
-        try:
-            audit()
-        except BaseException:
-            discard(composed)
-            raise
-    return composed
+    return Staged(published, staged, build_id, venues, keep)
 
 
 def install(staged: Staged) -> tuple[str, Path]:

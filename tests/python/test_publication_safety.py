@@ -225,11 +225,11 @@ def test_a_loader_committing_after_the_raw_checks_read_blocks_the_publish(
     assert versions.current(project.published) == before  # nothing published
 
 
-def test_a_failed_audit_discards_the_publication_composed_beside_it(degenerate: Project,
-                                                                     tmp_path: Path) -> None:
-    """The publication is composed while the gates' worker checks the marts, and switched in
-    only on their verdict: a failed check leaves the published warehouse as it was and removes
-    the composed file (`paperrank publish`, which audits as `make rank` does)."""
+def test_a_failed_audit_publishes_nothing_and_leaves_no_file(degenerate: Project,
+                                                              tmp_path: Path) -> None:
+    """The publication is composed only on the marts' verdict: a failed check leaves the
+    published warehouse as it was and no file behind (`paperrank publish`, which audits as
+    `make rank` does)."""
     project = venue_copy(degenerate, tmp_path / "venue")
     as_build(project.db, "build-2")  # a build that would publish as a new version
     # a z-score no dbt test of the audit reads (the marts-agree rules run first, and stop
