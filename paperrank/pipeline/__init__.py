@@ -1,1 +1,1 @@
-"""The pipeline's back half in one process: checks, dbt build, audit, publish, export."""
+"""The pipeline's back half in one process: checks, dbt build, audit, then the publish door."""

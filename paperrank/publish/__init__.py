@@ -1,1 +1,2 @@
-"""Write-audit-publish: the versioned published warehouse, rollback and the CSV exports."""
+"""Write-audit-publish: the publish door (`delivery.deliver`), the way back (`rollback.roll_back`),
+the versioned published warehouse, the venue's CSVs and page, under one publish lock."""
