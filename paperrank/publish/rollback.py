@@ -1,12 +1,8 @@
-"""The door back: publish one venue's previous build again, and its CSVs and page.
+"""The door back: one venue's previous build published again, then its CSVs and page.
 
-The published warehouse holds every venue's latest audited build; a rollback brings the named
-venue's previous one back (a new publication: that venue's rows of the earlier publication that
-holds them, every other venue's rows as they are now), then exports that venue's CSVs again and
-points its report folder back at that build's page (drawn again when no version of it is kept).
-Other venues' tables, CSVs and pages are left as they are. The order is each venue's own
-(publish A, B; roll back to A; publish C; the next rollback gives A, never the withdrawn B).
-It holds the publish lock, as `deliver` does, so it never overlaps a publish.
+What a rollback restores, and the order it walks each venue's builds in, is the command's help
+(`paperrank.cli.rollback`); the publication is composed by `publication.rollback`. This module
+holds the publish lock around it, as `deliver` does, so a rollback never overlaps a publish.
 """
 
 from __future__ import annotations
