@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import NamedTuple, TypeVar
 
 from paperrank.core.steps import Steps
-from paperrank.publish import export, lock, outputs, publication, report_files, versions
+from paperrank.publish import category_csvs, lock, outputs, publication, report_files, versions
 from paperrank.publish.targets import Destination
 
 T = TypeVar("T")
@@ -67,8 +67,8 @@ def _outputs(steps: Steps | None, published: Path, destination: Destination) -> 
     """The published build's CSVs, then its page (each switched in whole)."""
     venue = destination.venue
     try:
-        _step(steps, "export", lambda: export.write_csvs(published, destination.exports, venue,
-                                                         destination.bom))
+        _step(steps, "export", lambda: category_csvs.export(published, destination.exports, venue,
+                                                           destination.bom))
         _say(steps)(f"CSVs: {destination.exports}/ (manifest.json lists them)")
         pages = _step(steps, "experts' report", lambda: report_files.deliver_pages(
             published, destination.reports, venue, destination.index, **destination.report_options))

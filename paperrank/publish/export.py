@@ -1,9 +1,9 @@
 """One venue's CSVs of the published build, swapped into place whole.
 
-The export `deliver` and `roll_back` end with, and what `paperrank export` runs alone (ops'
-`dbt run-operation export_category_csvs` reaches the same `category_csvs.export` through the
-dbt plugin). It reads only the published warehouse, read-only, and refuses a missing one; the
-folder remembers its venue, so another venue whose name gives the same folder is refused.
+`paperrank export` alone: the same `category_csvs.export` that `deliver` and `roll_back` end
+with, and that ops' `dbt run-operation export_category_csvs` reaches through the dbt plugin. It
+reads only the published warehouse, read-only, and refuses a missing one; the folder remembers
+its venue, so another venue whose name gives the same folder is refused.
 """
 
 from __future__ import annotations
@@ -13,12 +13,6 @@ from pathlib import Path
 from paperrank.core import venue_name
 from paperrank.core.errors import PaperrankError
 from paperrank.publish import category_csvs, outputs, publication, targets, venue_history, versions
-
-
-def write_csvs(published: Path, export_dir: Path, venue: str, bom: bool) -> str:
-    """The venue's category CSVs of `published` into `export_dir`; the summary line (the
-    caller records the folder's venue, `outputs.remember`)."""
-    return category_csvs.export(published, export_dir, venue, bom)
 
 
 def export_published(export_dir: Path | None, venue: str | None, bom: bool) -> str:
@@ -33,6 +27,6 @@ def export_published(export_dir: Path | None, venue: str | None, bom: bool) -> s
         raise PaperrankError(f"{published} is not a publication of paperrank")
     chosen = venue_history.one_venue(current, venue, doing="export")
     folder = outputs.export_dir(chosen, export_dir)
-    done = write_csvs(published, folder, chosen, bom)
+    done = category_csvs.export(published, folder, chosen, bom)
     outputs.remember(chosen, folder)
     return done

@@ -12,7 +12,15 @@ from pathlib import Path
 
 from paperrank.core import venue_name
 from paperrank.core.errors import PaperrankError
-from paperrank.publish import export, lock, outputs, publication, report_files, venue_history, versions
+from paperrank.publish import (
+    category_csvs,
+    lock,
+    outputs,
+    publication,
+    report_files,
+    venue_history,
+    versions,
+)
 from paperrank.publish.targets import Destination
 
 
@@ -35,7 +43,7 @@ def roll_back(venue: str | None, export_dir: Path | None = None, report_dir: Pat
         say(f"{published}: {chosen}: build {withdrawn} -> {restored} ({final.name})")
         if destination is not None:
             try:
-                say(export.write_csvs(published, destination.exports, chosen, False))
+                say(category_csvs.export(published, destination.exports, chosen, False))
                 for shown, page in _pages(published, destination):
                     say(f"report for {shown}: {page}")
             finally:
