@@ -13,7 +13,7 @@ import click
 
 from paperrank.core import config
 from paperrank.core.errors import PaperrankError
-from paperrank.publish import outputs, report_files
+from paperrank.publish import outputs, report_files, report_index
 from paperrank.report import marts, render
 from paperrank.report.duplicates import NEAR_DUPLICATE, parse_near_duplicate
 from paperrank.report.quota import MAX_QUOTA, PICK_QUOTA, parse_quota
@@ -66,4 +66,4 @@ def command(db: Path | None, venue: tuple[str, ...], out_dir: Path | None, below
                                                       quota=chosen_quota, near_duplicate=similarity):
             print(f"report for {name}: {path}")
         outputs.remember(one, folder)
-    print(f"index of every venue's page: {report_files.write_index(outputs.report_root())}")
+    print(f"index of every venue's page: {report_index.write_index(outputs.report_root())}")

@@ -17,17 +17,19 @@ Slugs must be plain `a-z0-9-` words, so a category can never write outside the f
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
-from paperrank.core.disk import one_line_when_full
 from paperrank.core.errors import PaperrankError
 from paperrank.core.seeds import ranking_signals
 from paperrank.core.spreadsheet import SQL_FORMULA
-from paperrank.publish import export_files
+from paperrank.publish import export_files, versions
 
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
@@ -84,45 +86,68 @@ def columns(parts: set[str]) -> list[Column]:
 
 def export(published: Path, out_dir: Path, venue: str | None = None, bom: bool = False) -> str:
     """Write the venue's category CSVs of `published` into a new version of `out_dir` and
-    switch to it; return the summary line. PaperrankError (one line) when it cannot: a disk
-    that refuses the files (full, read-only, a folder gone) is named with the folder, and the
-    previous CSVs stay as they were, with no temporary folder left."""
+    switch to it; return the summary line. PaperrankError (one line) when it cannot (see
+    `new_version`)."""
+    export_files.claim(_folder(out_dir), create=False)  # a folder the project did not write: refused first
+    version = new_version(published, out_dir, venue, bom)
+    final = versions.write_versions(version)[0]
+    return export_files.summary(version.link, final)
+
+
+def new_version(published: Path, out_dir: Path, venue: str | None = None,
+                bom: bool = False) -> versions.NewVersion:
+    """The next version of `out_dir`: the venue's category CSVs of `published` and their
+    manifest, written when the version is (`versions.write_versions`, which names a disk that
+    refuses them in one line and leaves the previous CSVs as they were)."""
     folder = _folder(out_dir)
     if not published.exists():
         raise PaperrankError(f"no published warehouse at {published} (run `make rank` to build "
                              "and publish one)")
-    export_files.claim(folder, create=False)  # a folder the project did not write: refused first
+    source = Path(os.path.realpath(published))  # one build, however long the writing waits
+    with _attached(source) as con:
+        chosen = _venue(con, venue)
+
+    def write(staged: Path) -> str:
+        with _attached(source) as con:
+            return _write(con, published, chosen, bom, staged)
+
+    return versions.NewVersion(folder, "exports", "EXPORT_DIR", write, f"the CSVs of {chosen}",
+                               "the previous CSVs are unchanged")
+
+
+@contextmanager
+def _attached(published: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A private in-memory database with `published` attached read-only as `published`."""
     con = duckdb.connect(":memory:")
     try:
         con.execute(f"attach {_literal(str(published))} as published (read_only)")
-        chosen = _venue(con, venue)
-        parts = _parts(con, chosen)
-        categories = con.execute(
-            "select category_slug, category, count(*) from published.marts.paper_rankings "
-            "where venue = ? group by all order by category_slug", [chosen]).fetchall()
-        for slug, category, _ in categories:
-            if not SLUG.fullmatch(slug or ""):
-                raise PaperrankError(f"category {category!r} has slug {slug!r}, which is not a safe "
-                                     "file name (a-z, 0-9 and single dashes)")
-        settings = _settings(con, chosen)
-        written = columns(parts)
-        manifest = {"venue": chosen, "published_db": str(published), "build_settings": settings,
-                    "columns": [column.name for column in written],
-                    "encoding": "utf-8-sig" if bom else "utf-8",
-                    "files": [{"file": f"{slug}.csv", "category": category, "rows": rows}
-                              for slug, category, rows in categories]}
-
-        def write_csvs(staged: Path) -> None:
-            for slug, _, _ in categories:
-                con.execute(f"copy ({_select(written, parts)} where rankings.venue = ? and "
-                            f"rankings.category_slug = ? order by rankings.category_rank) "
-                            f"to {_literal(str(staged / f'{slug}.csv'))} (format csv, header)",
-                            [chosen, slug])
-
-        with one_line_when_full(folder, f"the CSVs of {chosen}", "the previous CSVs are unchanged"):
-            return export_files.write_export(folder, manifest, bom, write_csvs)
+        yield con
     finally:
         con.close()
+
+
+def _write(con: duckdb.DuckDBPyConnection, published: Path, venue: str, bom: bool,
+           staged: Path) -> str:
+    """The venue's CSVs, one per ranked category, and their manifest into `staged`; the build id."""
+    parts = _parts(con, venue)
+    categories = con.execute(
+        "select category_slug, category, count(*) from published.marts.paper_rankings "
+        "where venue = ? group by all order by category_slug", [venue]).fetchall()
+    for slug, category, _ in categories:
+        if not SLUG.fullmatch(slug or ""):
+            raise PaperrankError(f"category {category!r} has slug {slug!r}, which is not a safe "
+                                 "file name (a-z, 0-9 and single dashes)")
+    written = columns(parts)
+    manifest = {"venue": venue, "published_db": str(published), "build_settings": _settings(con, venue),
+                "columns": [column.name for column in written],
+                "encoding": "utf-8-sig" if bom else "utf-8",
+                "files": [{"file": f"{slug}.csv", "category": category, "rows": rows}
+                          for slug, category, rows in categories]}
+    for slug, _, _ in categories:
+        con.execute(f"copy ({_select(written, parts)} where rankings.venue = ? and "
+                    f"rankings.category_slug = ? order by rankings.category_rank) "
+                    f"to {_literal(str(staged / f'{slug}.csv'))} (format csv, header)", [venue, slug])
+    return export_files.complete(staged, manifest, bom)
 
 
 def _folder(out_dir: Path) -> Path:

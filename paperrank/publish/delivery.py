@@ -6,7 +6,8 @@ is the one to go back). In this order:
     the audit's verdict (the pipeline's mart checks, a callable: nothing is written unless it
     passes) -> under the publish lock (`paperrank.publish.lock`): compose the new publication
     (the build's venues from the working warehouse, every other venue as published) -> switch
-    the published warehouse and record each venue's build -> the venue's CSVs -> its page
+    the published warehouse and record each venue's build -> the venue's CSVs and its page,
+    both written before either is switched
 
 Each output is switched in whole (`paperrank.publish.versions`), so a run killed at any point
 leaves each the previous build's or the new one's, and the lock makes the next publisher compose
@@ -16,11 +17,20 @@ from this one's publication, so two venues delivered at overlapping times both l
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
 from paperrank.core.steps import Steps
-from paperrank.publish import category_csvs, lock, outputs, publication, report_files, versions
+from paperrank.publish import (
+    category_csvs,
+    lock,
+    outputs,
+    publication,
+    report_files,
+    report_index,
+    versions,
+)
 from paperrank.publish.targets import Destination
 
 T = TypeVar("T")
@@ -64,18 +74,27 @@ def check_build(working: Path, engine: str, extras: tuple[str, ...]) -> None:
 
 
 def _outputs(steps: Steps | None, published: Path, destination: Destination) -> None:
-    """The published build's CSVs, then its page (each switched in whole)."""
+    """The published build's CSVs and page, each written whole, then both switched in
+    (`versions.write_versions`): a failure while writing either leaves both as they were."""
     venue = destination.venue
+    csvs = category_csvs.new_version(published, destination.exports, venue, destination.bom)
+    page = report_files.new_version(published, destination.reports, [venue],
+                                    **destination.report_options)
     try:
-        _step(steps, "export", lambda: category_csvs.export(published, destination.exports, venue,
-                                                           destination.bom))
-        _say(steps)(f"CSVs: {destination.exports}/ (manifest.json lists them)")
-        pages = _step(steps, "experts' report", lambda: report_files.deliver_pages(
-            published, destination.reports, venue, destination.index, **destination.report_options))
+        versions.write_versions(_as_step(steps, "export", csvs),
+                                _as_step(steps, "experts' report", page.version))
     finally:  # each folder written remembers its venue, so another one's name is refused there
         outputs.remember(venue, destination.exports, destination.reports)
-    for shown, page in pages:
-        _say(steps)(f"report for {shown}: {page}")
+    if destination.index:
+        report_index.write_index(outputs.report_root())
+    _say(steps)(f"CSVs: {destination.exports}/ (manifest.json lists them)")
+    for shown, path in page.pages():
+        _say(steps)(f"report for {shown}: {path}")
+
+
+def _as_step(steps: Steps | None, name: str, version: versions.NewVersion) -> versions.NewVersion:
+    """`version`, its writing numbered and timed as the step `name`."""
+    return replace(version, write=lambda staged: _step(steps, name, lambda: version.write(staged)))
 
 
 def _step(steps: Steps | None, name: str, action: Callable[[], T]) -> T:

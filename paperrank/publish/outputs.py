@@ -61,14 +61,21 @@ def check(link: Path, venue: str) -> None:
 def remember(venue: str, *links: Path) -> None:
     """Record in each folder's versions which venue it holds (once it has a first version)."""
     for link in links:
-        folder = versions.versions_dir(link)
-        if folder.is_dir() and _held(link) is None:
-            (folder / VENUE_FILE).write_text(json.dumps({"venue": venue}) + "\n", encoding="utf-8")
+        _record(venue, versions.versions_dir(link) / VENUE_FILE)
 
 
 def _held(link: Path) -> str | None:
+    return _venue_in(versions.versions_dir(link) / VENUE_FILE)
+
+
+def _record(venue: str, file: Path) -> None:
+    if file.parent.is_dir() and _venue_in(file) is None:
+        file.write_text(json.dumps({"venue": venue}) + "\n", encoding="utf-8")
+
+
+def _venue_in(file: Path) -> str | None:
     try:
-        held = json.loads((versions.versions_dir(link) / VENUE_FILE).read_text(encoding="utf-8"))
+        held = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     venue = held.get("venue") if isinstance(held, dict) else None

@@ -14,14 +14,15 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 
 from paperrank.core.errors import PaperrankError
 from paperrank.core.warehouse import one_row
-from paperrank.publish import outputs, versions
+from paperrank.publish import versions
 
 
 def claim(report_dir: Path, create: bool = True) -> None:
@@ -43,48 +44,62 @@ def build_id_of(db: Path, venues: list[str] | None = None) -> str:
         con.close()
 
 
-def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
-                   **options: Any) -> list[tuple[str, Path]]:
-    """Draw the pages of `db`'s build into a new version of `report_dir` and switch to it;
-    return (venue, page) pairs, the pages named through `report_dir`."""
+class PageVersion(NamedTuple):
+    """The next version of a report folder, and the (page file, venue) pairs drawn into it
+    once it is written."""
+
+    version: versions.NewVersion
+    drawn: list[tuple[str, str]]
+
+    def pages(self) -> list[tuple[str, Path]]:
+        """(venue, page) pairs, each page named through the report folder."""
+        return [(venue, self.version.link / name) for name, venue in self.drawn]
+
+
+def new_version(db: Path, report_dir: Path, venues: list[str] | None = None,
+                **options: Any) -> PageVersion:
+    """The pages of `db`'s build (its `venues`, else every venue) and their manifest, drawn
+    when the version is written (`versions.write_versions`, which names a disk that refuses
+    them in one line and leaves the previous report as it was)."""
+    drawn: list[tuple[str, str]] = []
+    write = partial(_draw, db, venues, options, drawn)
+    shown = ", ".join(venues) if venues else "every venue"
+    return PageVersion(versions.NewVersion(report_dir, "report", "REPORT_DIR", write,
+                                           f"the report of {shown}", "the previous report is unchanged"),
+                       drawn)
+
+
+def _draw(db: Path, venues: list[str] | None, options: dict[str, Any],
+          drawn: list[tuple[str, str]], staged: Path) -> str:
+    """The pages and their manifest into `staged`, each page listed in `drawn`; the build id."""
     from paperrank.report.pages import write_reports
 
     build_id = build_id_of(db, venues)
     pages: dict[str, str] = {}
-
-    def write(staged: Path) -> str:
-        for venue, page in write_reports(db, staged, venues, **options):
-            if page.name in pages:
-                raise PaperrankError(
-                    f"venues {pages[page.name]!r} and {venue!r} would share the report page "
-                    f"{page.name}; rank them one at a time (VENUE=...) into different REPORT_DIRs")
-            pages[page.name] = venue
-        manifest = {"build_id": build_id, "published_db": str(db),
-                    "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                    "pages": [{"venue": venue, "file": name,
-                               "bytes": (staged / name).stat().st_size,
-                               "sha256": hashlib.sha256((staged / name).read_bytes()).hexdigest()}
-                              for name, venue in sorted(pages.items())]}
-        (staged / versions.MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n",
-                                                encoding="utf-8")
-        return build_id
-
-    try:
-        versions.write_version(report_dir, "report", "REPORT_DIR", write)
-    except OSError as error:  # a full or read-only disk: the previous report stays
-        raise PaperrankError(f"the report could not be written to {report_dir} "
-                             f"({error.strerror or error}); the previous report is unchanged") from None
-    return [(venue, report_dir / name) for name, venue in sorted(pages.items())]
+    for venue, page in write_reports(db, staged, venues, **options):
+        if page.name in pages:
+            raise PaperrankError(
+                f"venues {pages[page.name]!r} and {venue!r} would share the report page "
+                f"{page.name}; rank them one at a time (VENUE=...) into different REPORT_DIRs")
+        pages[page.name] = venue
+    manifest = {"build_id": build_id, "published_db": str(db),
+                "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                "pages": [{"venue": venue, "file": name,
+                           "bytes": (staged / name).stat().st_size,
+                           "sha256": hashlib.sha256((staged / name).read_bytes()).hexdigest()}
+                          for name, venue in sorted(pages.items())]}
+    (staged / versions.MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    drawn.extend(sorted(pages.items()))
+    return build_id
 
 
-def deliver_pages(db: Path, report_dir: Path, venue: str, index: bool,
-                  **options: Any) -> list[tuple[str, Path]]:
-    """The venue's page of `db` drawn into a new version of `report_dir` (`publish_report`);
-    with `index`, the report root's index lists it beside the other venues' pages."""
-    pages = publish_report(db, report_dir, [venue], **options)
-    if index:
-        write_index(outputs.report_root())
-    return pages
+def publish_report(db: Path, report_dir: Path, venues: list[str] | None = None,
+                   **options: Any) -> list[tuple[str, Path]]:
+    """Draw the pages of `db`'s build into a new version of `report_dir` and switch to it;
+    return (venue, page) pairs, the pages named through `report_dir`."""
+    new = new_version(db, report_dir, venues, **options)
+    versions.write_versions(new.version)
+    return new.pages()
 
 
 def restore(report_dir: Path, db: Path, venue: str) -> list[tuple[str, Path]] | None:
@@ -105,35 +120,5 @@ def restore(report_dir: Path, db: Path, venue: str) -> list[tuple[str, Path]] | 
     return None
 
 
-def _instant(text: object) -> datetime | None:
-    try:
-        return datetime.fromisoformat(str(text))
-    except ValueError:
-        return None
-
-
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
-
-
-def write_index(root: Path) -> Path:
-    """The index page of the report root (`paperrank.report.render.write_index`): every venue's
-    report folder under `root` (a managed folder whose current version has a manifest), its
-    pages, build and date."""
-    from paperrank.report.render import IndexEntry
-    from paperrank.report.render import write_index as write
-
-    entries = []
-    for link in sorted(root.iterdir()) if root.is_dir() else []:
-        version = versions.current(link)
-        if version is None:
-            continue
-        try:
-            manifest = json.loads((version / versions.MANIFEST).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        for page in manifest.get("pages", []):
-            entries.append(IndexEntry(title=str(page.get("venue")), page=f"{link.name}/{page.get('file')}",
-                                      build_id=manifest.get("build_id"),
-                                      built_at=_instant(manifest.get("written_at"))))
-    return write(entries, root)

@@ -18,6 +18,7 @@ from paperrank.publish import (
     outputs,
     publication,
     report_files,
+    report_index,
     venue_history,
     versions,
 )
@@ -55,8 +56,7 @@ def _pages(published: Path, destination: Destination) -> list[tuple[str, Path]]:
     """The restored build's page: its kept version pointed at again, or drawn anew."""
     pages = report_files.restore(destination.reports, published, destination.venue)
     if pages is None:
-        return report_files.deliver_pages(published, destination.reports, destination.venue,
-                                          destination.index)
+        pages = report_files.publish_report(published, destination.reports, [destination.venue])
     if destination.index:
-        report_files.write_index(outputs.report_root())
+        report_index.write_index(outputs.report_root())
     return pages

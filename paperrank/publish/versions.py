@@ -53,9 +53,11 @@ import re
 import shutil
 import stat
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from paperrank.core.disk import one_line_when_full
 from paperrank.core.errors import PaperrankError
 
 TMP_PREFIX = ".tmp-"
@@ -278,20 +280,42 @@ def install(link: Path, staged: Path, name: str, legacy: Callable[[Path], bool] 
     return final
 
 
-def write_version(link: Path, kind: str, what: str, write: Callable[[Path], str]) -> Path:
-    """A new version of the folder `link` (`claim`ed as `kind`; `what` names its setting):
-    older versions pruned, a temporary folder in the versions folder filled by `write`, which
-    returns the build id the version is named after, then switched in (`install`). On any
-    failure the temporary folder is removed and `link` keeps its previous version."""
-    claim(link, kind, None, what)
-    prune(link)
+@dataclass(frozen=True)
+class NewVersion:
+    """The next version of the folder `link` (`claim`ed as `kind`; `what` names its setting):
+    `write` fills an empty folder with `content` and returns the build id the version is
+    named after; `kept` says what stays when the disk refuses it."""
+
+    link: Path
+    kind: str
+    what: str
+    write: Callable[[Path], str]
+    content: str
+    kept: str
+
+
+def write_versions(*new: NewVersion) -> list[Path]:
+    """Each folder's new version, written whole before any is switched in (`install`), so a
+    venue's CSVs and page change together: a failure while writing any of them leaves every
+    link on its previous version, and removes the temporary folders. A disk that refuses a
+    write (full, read-only, a folder gone) is one line naming the folder and its content."""
+    for version in new:
+        claim(version.link, version.kind, None, version.what)
+        prune(version.link)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-    staged = versions_dir(link) / f"{TMP_PREFIX}{os.getpid()}-{stamp}"
-    staged.mkdir()
+    folders: list[Path] = []
+    names: list[str] = []
     try:
-        return install(link, staged, version_name(write(staged)), None)
+        for version in new:
+            folders.append(versions_dir(version.link) / f"{TMP_PREFIX}{os.getpid()}-{stamp}")
+            with one_line_when_full(version.link, version.content, version.kept):
+                folders[-1].mkdir()
+                names.append(version_name(version.write(folders[-1])))
+        return [install(version.link, folder, name, None)
+                for version, folder, name in zip(new, folders, names, strict=True)]
     except BaseException:
-        _remove(staged)
+        for folder in folders:
+            _remove(folder)  # one already installed was renamed away: nothing to remove
         raise
 
 

@@ -108,17 +108,22 @@ def test_a_folder_with_a_forged_manifest_is_never_an_export_target(env, capsys) 
 
 def test_six_exports_into_a_forged_folder_leave_the_thesis(env) -> None:
     """The exact break: six exports, each writing its CSVs through the export's own swap
-    (`export_files.write_export`), into the folder with the forged manifest."""
+    (`versions.write_versions`), into the folder with the forged manifest."""
     folder = env / "thesis"
     manifest = forged_export(folder)
     before = tree(folder)
     refusals, written = 0, []
     export = {"build_settings": manifest["build_settings"],
               "files": [{"file": "agentic-ai.csv", "rows": 1}]}
+
+    def write(staged: Path) -> str:
+        written.append((staged / "agentic-ai.csv").write_text("paper_id\np1\n", encoding="utf-8"))
+        return export_files.complete(staged, export, False)
+
     for _ in range(6):
         try:
-            export_files.write_export(folder, export, False, lambda staged: written.append(
-                (staged / "agentic-ai.csv").write_text("paper_id\np1\n", encoding="utf-8")))
+            versions.write_versions(versions.NewVersion(folder, "exports", "EXPORT_DIR", write,
+                                                        "the CSVs", "the previous CSVs are unchanged"))
         except NotOurs:
             refusals += 1
     assert (folder / "thesis.txt").is_file(), "the user's thesis was deleted"

@@ -165,7 +165,8 @@ def test_a_full_disk_leaves_the_previous_report(degenerate: Project, tmp_path: P
             sys.exit(2)
     """)
     line = single_line(degenerate.run(sys.executable, "-c", code, check=False))
-    assert "the report could not be written" in line and "previous report is unchanged" in line
+    assert line.startswith(f"cannot write {report} (the report of every venue): File too large"), line
+    assert "the previous report is unchanged" in line
     assert page_hash(report) == before and versions.current(report) == version
     assert not list(versions.versions_dir(report).glob(".tmp-*"))
 
@@ -187,6 +188,29 @@ def test_rollback_brings_back_the_report_of_the_build_it_restores(degenerate: Pr
                          "--report-dir", str(report))
     assert "report for SYNTH 2026" in result.stdout
     assert page_hash(report) == first
+
+
+def test_a_page_that_cannot_be_drawn_leaves_the_csvs_of_the_same_build(
+        degenerate: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The door writes the venue's CSVs and page before it switches either: when the page
+    fails, the CSVs stay those of the build the page shows, and no temporary folder is left."""
+    from paperrank.report import pages
+
+    project = venue_copy(degenerate, tmp_path / "venue")
+    exports, report = project.scratch / "exports", project.scratch / "report"
+    before = {link: versions.current(link) for link in (exports, report)}
+    as_build(project.db, "build-2")
+
+    def fails(*_args: object, **_options: object) -> None:
+        raise PaperrankError("the page cannot be drawn")
+
+    monkeypatch.setattr(pages, "write_reports", fails)
+    with project.environment(), pytest.raises(PaperrankError, match="the page cannot be drawn"):
+        destination = delivery.Destination.checked(VENUES[0], exports, report)
+        delivery.deliver(project.db, destination, steps=Steps(3))
+    assert {link: versions.current(link) for link in (exports, report)} == before
+    for link in (exports, report):
+        assert not list(versions.versions_dir(link).glob(".tmp-*"))
 
 
 @pytest.mark.parametrize("extras", ["all", "none"])
