@@ -59,8 +59,8 @@ def deliver(working: Path, destination: Destination | None = None, *, engine: st
     publication.claim(published)  # the versions folder, where the lock lives, is the project's
     doing = f"the delivery of {destination.venue if destination else working}"
     with lock.publishing(published, doing, say=_say(steps)):
-        done = _step(steps, "publish", lambda: publication.install(
-            publication.stage(working, published, keep, engine, extras)))
+        done = _step(steps, "publish", lambda: publication.publish(working, published, keep, engine,
+                                                                   extras))
         _say(steps)(f"published build {done[0]} of {working}: {published} -> {done[1].name}")
         if destination is not None:
             _outputs(steps, published, destination)

@@ -56,10 +56,19 @@ def require_published(path: Path) -> Path:
     return path
 
 
+def publish(working: Path, published: Path, keep: int = versions.KEEP, engine: str = "duckdb",
+            extras: tuple[str, ...] | None = None) -> tuple[str, Path]:
+    """Compose the build in `working` into a new publication (`_stage`) and switch the
+    published warehouse to it (`_install`); the build id and the version file. Raises
+    PaperrankError, leaving the published warehouse as it was and no file behind, when the
+    build cannot be published or the disk refuses it."""
+    return _install(_stage(working, published, keep, engine, extras))
+
+
 @dataclass(frozen=True)
 class Staged:
     """A publication composed and checkpointed in the versions folder, not yet switched in:
-    `install` makes it durable and switches to it, `discard` removes it."""
+    `_install` makes it durable and switches to it, `_discard` removes it."""
 
     published: Path
     file: Path
@@ -68,9 +77,9 @@ class Staged:
     keep: int
 
 
-def stage(working: Path, published: Path, keep: int = versions.KEEP,
-          engine: str = "duckdb", extras: tuple[str, ...] | None = None) -> Staged:
-    """Compose the build's publication and switch nothing (`install` switches it in).
+def _stage(working: Path, published: Path, keep: int = versions.KEEP,
+           engine: str = "duckdb", extras: tuple[str, ...] | None = None) -> Staged:
+    """Compose the build's publication and switch nothing (`_install` switches it in).
 
     On Spark the relations are the Parquet tables Spark built (`paperrank.engines.spark`), read
     through DuckDB, so the publication is the same kind of DuckDB file whichever engine built
@@ -101,7 +110,7 @@ def stage(working: Path, published: Path, keep: int = versions.KEEP,
     return Staged(published, staged, build_id, venues, keep)
 
 
-def install(staged: Staged) -> tuple[str, Path]:
+def _install(staged: Staged) -> tuple[str, Path]:
     """Switch the published warehouse to the `staged` publication (one atomic rename of the
     link) and record which venues' builds it holds; the build id and the version file."""
     published = staged.published
@@ -118,15 +127,15 @@ def install(staged: Staged) -> tuple[str, Path]:
         venue_history.published(published, {venue: staged.build_id for venue in staged.venues},
                                 final.name)
     except PaperrankError:
-        discard(staged)
+        _discard(staged)
         raise
     except (OSError, duckdb.IOException, duckdb.TransactionException) as error:
-        discard(staged)
+        _discard(staged)
         raise _not_switched(published, error) from None
     return staged.build_id, final
 
 
-def discard(staged: Staged) -> None:
+def _discard(staged: Staged) -> None:
     """Remove a staged publication that will not be installed (its audit failed)."""
     _remove_staged(staged.file)
 

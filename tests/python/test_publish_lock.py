@@ -45,12 +45,11 @@ from paperrank.publish import delivery, lock, publication
 working, venue, exports, reports, go, mode, delay = sys.argv[1:8]
 if mode == "off":
     lock.publishing = lambda *args, **kwargs: contextlib.nullcontext()
-compose = publication.stage
-def stage(*args, **kwargs):  # the window between composing and switching, widened alike in both modes
-    staged = compose(*args, **kwargs)
+compose = publication.compose
+def composed(*args, **kwargs):  # the window between composing and switching, widened alike in both modes
+    compose(*args, **kwargs)
     time.sleep(0.3)
-    return staged
-publication.stage = stage
+publication.compose = composed
 destination = delivery.Destination.checked(venue, Path(exports), Path(reports))
 print("ready", flush=True)
 while not Path(go).exists():
