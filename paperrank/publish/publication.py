@@ -171,10 +171,14 @@ def compose(con: duckdb.DuckDBPyConnection, source: str, venues: list[str], curr
     no rows in that extra's marts (another venue's rows stay)."""
     if current is not None:
         con.execute(f"attach {_literal(str(current))} as live (read_only)")
+    # one transaction: a commit per table and per comment wrote and synced the log hundreds of
+    # times, most of the publish step's time
+    con.execute("begin")
     try:
         fresh = {(s, t): c for s, t, c in _relations(con, source)
                  if held is None or s != "marts" or t in held}
         kept = {(s, t): c for s, t, c in _relations(con, "live")} if current is not None else {}
+        comments = _column_comments(con, [source, "live"] if current is not None else [source])
         chosen = ", ".join(_literal(v) for v in venues) or "null"
         for schema, table in sorted(fresh.keys() | kept.keys()):
             selects = []
@@ -189,7 +193,12 @@ def compose(con: duckdb.DuckDBPyConnection, source: str, venues: list[str], curr
             con.execute(f'create schema if not exists "{schema}"')
             con.execute(f'create table "{schema}"."{table}" as ' + " union all by name ".join(selects))
             origin = source if (schema, table) in fresh else "live"
-            _copy_comments(con, origin, schema, table, fresh.get((schema, table), kept.get((schema, table))))
+            _copy_comments(con, schema, table, fresh.get((schema, table), kept.get((schema, table))),
+                           comments.get((origin, schema, table), []))
+        con.execute("commit")
+    except BaseException:
+        con.execute("rollback")
+        raise
     finally:
         if current is not None:
             con.execute("detach live")
@@ -354,15 +363,24 @@ def _relations(con: duckdb.DuckDBPyConnection, database: str) -> list[tuple[str,
     return [(s, t, c) for s, t, c in rows if s in SCHEMAS or (s, t) in RELATIONS]
 
 
-def _copy_comments(con: duckdb.DuckDBPyConnection, database: str, schema: str, table: str,
-                   comment: str | None) -> None:
+def _column_comments(con: duckdb.DuckDBPyConnection,
+                     databases: list[str]) -> dict[tuple[str, str, str], list[tuple[str, str]]]:
+    """Every commented column of `databases`, by (database, schema, table), in one catalog read."""
+    found: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+    for database, schema, table, column, text in con.execute(
+            "select database_name, schema_name, table_name, column_name, comment from duckdb_columns() "
+            "where list_contains(?, database_name) and comment is not null "
+            "order by database_name, schema_name, table_name, column_index", [databases]).fetchall():
+        found.setdefault((database, schema, table), []).append((column, text))
+    return found
+
+
+def _copy_comments(con: duckdb.DuckDBPyConnection, schema: str, table: str, comment: str | None,
+                   columns: list[tuple[str, str]]) -> None:
     """Keep dbt's persisted docs, so the published tables explain themselves too."""
     if comment:
         con.execute(f'comment on table "{schema}"."{table}" is {_literal(comment)}')
-    for column, text in con.execute(
-            "select column_name, comment from duckdb_columns() where database_name = ? "
-            "and schema_name = ? and table_name = ? and comment is not null",
-            [database, schema, table]).fetchall():
+    for column, text in columns:
         con.execute(f'comment on column "{schema}"."{table}"."{column}" is {_literal(text)}')
 
 
