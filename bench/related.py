@@ -2,6 +2,7 @@
 
     python -m bench.related                       # real ICLR 2026, synthetic 100k (long and short texts)
     python -m bench.related --scales real --runs 3
+    python -m bench.related --scales 100k,100k-long --runs 1   # above the approximate search's threshold
 
 For each scale a raw layer is loaded once (the real data by the project's loaders, a synthetic
 venue by bench.raw_layer); then, `--runs` times, on a fresh copy of it: `paperrank related` in a
@@ -47,6 +48,7 @@ SCALES = {  # name -> (papers, synthetic shape or None for the real data, taxono
     "real": (0, None, "iclr2026"),
     "100k": (100_000, "base", "icml2026"),
     "100k-short": (100_000, "short", "icml2026"),
+    "100k-long": (100_000, "long", "icml2026"),  # real ICLR abstracts of about 1,500 characters
 }
 
 

@@ -26,6 +26,10 @@ class LayoutMethod:
     neighbours: int = 5       # trustworthiness's neighbours
     seed: int = 0
     decimals: int = 6
+    sample_above: int = 20_000   # more papers: t-SNE on an even sample, the rest placed (layout.py)
+    sample_papers: int = 10_000  # the sample's size
+    place_neighbours: int = 5    # a paper off the sample sits at the mean of this many nearest in it
+    place_trees: int = 10        # trees of the Annoy index that finds them
 
     def key(self) -> str:
         text = json.dumps({"version": VERSION, "fft_from": FFT_FROM, **asdict(self)}, sort_keys=True)

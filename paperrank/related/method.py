@@ -32,6 +32,8 @@ class Method:
     candidates: int = 50            # nearest by LSA, re-ranked by the blend (two stages)
     decimals: int = 6               # similarities rounded here, so ties are exact (then paper id)
     block_rows: int = 256           # papers per block of the similarity search (memory bound)
+    approximate_above: int = 50_000  # more papers: the LSA candidates from an Annoy index (neighbours.py)
+    index_trees: int = 20           # the index's random-projection trees (recall against build time)
     seed: int = 0                   # the SVD's and the k-means' random state
     subtheme_min_papers: int = 20   # a category smaller than this is one sub-theme
     subtheme_papers_each: int = 40  # about one sub-theme per this many papers ...

@@ -7,6 +7,15 @@ then the blend on those candidates only (sparse dot products).  On ICLR 2026 the
 find the same neighbours as the blend over every pair, up to 0.001-0.005 on the three measures
 (docs/related-papers.md).
 
+Above Method.approximate_above papers the exact first stage (every pair's LSA cosine: 186 s at
+100,000 papers, growing with the square) gives way to an approximate one: an Annoy index of the
+LSA vectors (openTSNE's bundled copy: random-projection trees, Method.index_trees of them, a
+fixed seed, built on one thread, so the same vectors give the same candidates) proposes each
+paper's `candidates` nearest, and the same exact blend re-ranks them.  A paper that may be missed
+is one whose true neighbour no tree put near it; the recall against the exact search is measured
+in docs/related-papers.md.  A paper the index returns too few candidates for falls back to the
+exact search for its own row.
+
 Ties are exact after rounding and broken by paper id (the corpus is in paper id order, so by
 row number), in both stages.  A neighbour must have a similarity above 0: a paper with no term
 in common with any other (an empty abstract) gets fewer than k rows, possibly none.
@@ -15,12 +24,16 @@ in common with any other (an empty abstract) gets fewer than k rows, possibly no
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
 from paperrank.related.method import Method
 from paperrank.related.vectors import Vectors
+
+if TYPE_CHECKING:  # a type only: the index is imported when a venue needs it
+    from openTSNE.dependencies.annoy import AnnoyIndex
 
 
 @dataclass(frozen=True)
@@ -42,9 +55,13 @@ def nearest(vectors: Vectors, k: int, method: Method) -> Neighbours:
         return Neighbours(empty, empty, empty, np.zeros(0, dtype=np.float64))
     # without a latent space (a venue of a term or two) every paper is a candidate
     width = min(max(method.candidates, k), n - 1) if vectors.lsa.shape[1] else n - 1
+    index = _index(vectors.lsa, method) if n > method.approximate_above and vectors.lsa.shape[1] else None
     for start in range(0, n, method.block_rows):
         rows = np.arange(start, min(start + method.block_rows, n))
-        candidates = _candidates(vectors.lsa, rows, width, method.decimals)
+        if index is None:
+            candidates = _candidates(vectors.lsa, rows, width, method.decimals)
+        else:
+            candidates = _approximate_candidates(index, vectors.lsa, rows, width, method.decimals)
         parts.append(_rerank(vectors, rows, candidates, k, method))
     paper, rank, neighbour, similarity = (np.concatenate(p) for p in zip(*parts, strict=True))
     return Neighbours(paper, rank, neighbour, similarity)
@@ -89,6 +106,34 @@ def _candidates(lsa: np.ndarray, rows: np.ndarray, width: int, decimals: int) ->
     row, column = row[order], column[order]
     starts = np.searchsorted(row, np.arange(count))
     return column[starts[:, None] + np.arange(width)]
+
+
+def _index(lsa: np.ndarray, method: Method) -> AnnoyIndex:
+    """An Annoy index of the LSA rows (Euclidean: on unit rows its order is the cosine's),
+    seeded and built on one thread, so that it is the same on every run."""
+    from openTSNE.dependencies.annoy import AnnoyIndex  # the C++ index openTSNE bundles
+
+    index = AnnoyIndex(lsa.shape[1], "euclidean")
+    index.set_seed(method.seed + 1)  # Annoy's seed must not be 0 (it keeps a zero state)
+    for row, vector in enumerate(lsa):
+        index.add_item(row, vector)
+    index.build(method.index_trees, n_jobs=1)
+    return index
+
+
+def _approximate_candidates(index: AnnoyIndex, lsa: np.ndarray, rows: np.ndarray, width: int,
+                            decimals: int) -> np.ndarray:
+    """The `width` nearest papers to each row that the index finds, itself excluded (papers of
+    identical text all sit at distance 0, so itself is not always first); a row it finds too few
+    for gets the exact search (_candidates) of its own."""
+    out = np.empty((len(rows), width), dtype=np.int64)
+    for i, row in enumerate(rows):
+        found = [c for c in index.get_nns_by_item(int(row), width + 1) if c != row][:width]
+        if len(found) == width:
+            out[i] = found
+        else:
+            out[i] = _candidates(lsa, np.array([row]), width, decimals)[0]
+    return out
 
 
 def _rerank(vectors: Vectors, rows: np.ndarray, candidates: np.ndarray, k: int,

@@ -10,6 +10,12 @@ through svg.escape, so a hostile title stays text. ICLR 2026's page must stay un
 viewBox (a quarter of a percent of the map, below a dot's size); only the top N carry a title and
 take the keyboard's focus (every other paper's title is one search away); the venue's map, which no
 one picks from, is one path of dots per category.
+
+A map draws at most MAX_DOTS dots: a venue of a million papers would make a page of tens of
+megabytes that no browser draws usably. Above it, a map draws the top N of its category (always)
+and an evenly spread sample of the others (every n-th by paper id, so the same papers on every
+build), and its caption says how many of how many papers it shows; its text alternative and its
+colours still count every paper.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 from markupsafe import Markup
 
@@ -29,6 +36,7 @@ BAND = 16  # the venue map's dots are written band by band of this height (short
 PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#882255")
 OTHER = "#BBBBBB"
+MAX_DOTS = 10_000  # dots a map draws at most (ICLR 2026's largest map, the venue's, has 5,358)
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,8 @@ class CategoryMap:
     subthemes: int
     trustworthiness: float | None
     near_pairs: str  # JSON: [[paper_id, paper_id, similarity], ...]
+    papers: int = 0  # the category's papers ...
+    shown: int = 0   # ... and how many of them the map draws (at most MAX_DOTS)
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,7 @@ class VenueMap:
     text: Markup
     papers: int
     trustworthiness: float | None
+    shown: int = 0  # the papers the map draws (at most MAX_DOTS)
 
 
 @dataclass(frozen=True)
@@ -88,6 +99,20 @@ def dots(points: pd.DataFrame, key: str, label: str) -> list[Dot]:
              for paper, x, y, k, name in zip(points["paper_id"], points["x"], points["y"],
                                              points[key], points[label], strict=True)]
     return sorted(found, key=lambda d: d.paper_id)
+
+
+def drawn(placed: list[Dot], kept: set[str]) -> list[Dot]:
+    """The dots a map draws: every one when they are at most MAX_DOTS; else the papers of `kept`
+    (the top N) and an evenly spread sample of the others (by paper id, as `placed` is ordered),
+    MAX_DOTS in all, in paper id order."""
+    limit = MAX_DOTS
+    if len(placed) <= limit:
+        return placed
+    top = [i for i, dot in enumerate(placed) if dot.paper_id in kept]
+    others = np.setdiff1d(np.arange(len(placed)), top)
+    room = max(0, limit - len(top))
+    picked = others[np.linspace(0, len(others) - 1, room).round().astype(np.int64)] if room else others[:0]
+    return [placed[i] for i in sorted(set(top) | set(picked.tolist()))]
 
 
 def groups(placed: list[Dot]) -> list[Group]:
@@ -125,11 +150,12 @@ def category_svg(placed: list[Dot], titles: dict[str, str], name: str) -> Markup
     "subtheme_label")); the papers of
     `titles` (the top N, by id: the title a dot shows) are ringed, focusable and titled, and
     drawn last, above the others. Every dot carries its paper's id (the script fills a picked
-    paper's dot and jumps to its row); its group carries the sub-theme."""
+    paper's dot and jumps to its row); its group carries the sub-theme. Colours follow every
+    paper; the dots drawn are drawn(placed, titles)."""
     found = groups(placed)
     colours = {g.key: g.colour for g in found} | {"": OTHER}
     buckets: dict[tuple[bool, str], list[Dot]] = {}
-    for dot in placed:
+    for dot in drawn(placed, set(titles)):
         buckets.setdefault((dot.paper_id in titles, dot.key), []).append(dot)
     parts = [f'<svg class="paper-map" viewBox="{_view(placed)}" role="group" '
              f'aria-label="{escape(name)}">']
@@ -166,13 +192,15 @@ def venue_groups(placed: list[Dot], ranked: set[str]) -> list[Group]:
 def venue_svg(placed: list[Dot], name: str, ranked: set[str]) -> Markup:
     """The venue's map (`placed`: dots(points, "category", "category")): one path of round dots
     per category (a ranked one in its colour, drawn above the grey of the others; titled with
-    its name on hover), no dot focusable: the overview's text says the same."""
+    its name on hover), no dot focusable: the overview's text says the same. Colours follow
+    every paper; the dots drawn are drawn(placed, set())."""
     found = venue_groups(placed, ranked)
     colours = {g.key: g.colour for g in found} | {"": OTHER}
+    shown = drawn(placed, set())
     parts = [f'<svg class="paper-map venue-map" viewBox="{_view(placed)}" role="img" '
              f'aria-label="{escape(name)}">']
     for group in [""] + [g.key for g in reversed(found)]:  # the grey first, the largest last
-        members = [(d.x, d.y) for d in placed if d.key == group]
+        members = [(d.x, d.y) for d in shown if d.key == group]
         if members:
             parts.append(f'<path stroke="{colours[group]}" d="{_dots_path(members)}">'
                          f'<title>{escape(group or "no category")}</title></path>')

@@ -259,8 +259,10 @@ def _category_map(data: VenueMarts, section: CategorySection,
         return None
     top = [row for row in section.rows if row.is_top]
     placed = maps.dots(points, "subtheme", "subtheme_label")
+    shown = len(maps.drawn(placed, {r.paper_id for r in top}))
+    some = "" if shown == len(placed) else f" ({shown} of them drawn)"
     svg = maps.category_svg(placed, {r.paper_id: f"#{r.rank} {r.title}" for r in top},
-                            f"Map of {section.name}'s {len(points)} papers by sub-theme, "
+                            f"Map of {section.name}'s {len(points)} papers{some} by sub-theme, "
                             f"its top {section.top_count} ringed")
     text = maps.category_text(placed, [(r.paper_id, r.anchor, r.rank,
                                         figures.short_title(r.title, 60)) for r in top],
@@ -269,7 +271,7 @@ def _category_map(data: VenueMarts, section: CategorySection,
         data.related, set(points["paper_id"].astype(str)), near_duplicate)
     return maps.CategoryMap(svg=svg, text=text, subthemes=len(section.subthemes),
                             trustworthiness=_trust(data, section.name),
-                            near_pairs=maps.near_pairs_json(pairs))
+                            near_pairs=maps.near_pairs_json(pairs), papers=len(placed), shown=shown)
 
 
 def _trust(data: VenueMarts, category: str | None) -> float | None:
@@ -289,11 +291,13 @@ def venue_map(data: VenueMarts, sections: list[CategorySection]) -> maps.VenueMa
     points = data.map_positions[data.map_positions["map_category"].isna()]
     if points.empty:
         return None
-    name = f"Map of {data.venue}'s {len(points)} papers, coloured by category"
     placed = maps.dots(points, "category", "category")
+    shown = len(maps.drawn(placed, set()))
+    some = "" if shown == len(placed) else f" ({shown} of them drawn)"
+    name = f"Map of {data.venue}'s {len(points)} papers{some}, coloured by category"
     return maps.VenueMap(svg=maps.venue_svg(placed, name, {s.name for s in sections}),
                          text=maps.venue_text(placed, {s.name: s.anchor for s in sections}),
-                         papers=len(points), trustworthiness=_trust(data, None))
+                         papers=len(points), trustworthiness=_trust(data, None), shown=shown)
 
 
 def _add_related(data: VenueMarts, sections: list[CategorySection]) -> None:
