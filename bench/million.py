@@ -19,7 +19,11 @@ but for near-ties, composites to 1e-9). The output is markdown, the tables bench
 
     python -m bench.million [--size 1M] [--shapes short,long,twenty] [--runs 3]
                             [--repeats 1] [--work output/million] [--project DIR]
-                            [--reuse]
+                            [--reuse] [--alone]
+
+`--alone` adds, per shape, each table of the path timed alone (its compiled statement) and copied
+as it is (its writing alone), beside the written limit's table copied: where the path's excess
+over the limit lies.
 """
 
 from __future__ import annotations
@@ -274,6 +278,47 @@ def render(shape: Shape, built: Build, numbers_s: float, written_s: float,
     return "\n".join(lines)
 
 
+def path_tables(shape: Shape, path: list[str], runs: int) -> str:
+    """Each table of the ranking path, its compiled statement timed alone, and the same table
+    copied as it is (its writing alone), best of `runs` warm runs each in one connection with
+    the profile's settings: where the path's seconds go, beside the two limits."""
+    target = shape.work / "dbt" / shape.label / "target"
+    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    tables = {node["name"]: node for node in manifest["nodes"].values()
+              if node["resource_type"] == "model" and node["name"] in path
+              and node["config"]["materialized"] == "table"}
+    con = duckdb.connect(str(shape.db), config={"threads": THREADS, "memory_limit": MEMORY_LIMIT})
+
+    def best(sql: str) -> float:
+        seconds = []
+        for run in range(runs + 1):
+            started = time.perf_counter()
+            con.execute(sql)
+            if run:  # the first is the warm-up
+                seconds.append(time.perf_counter() - started)
+        return min(seconds)
+
+    try:
+        con.execute("create schema if not exists bench")
+        lines = ["| table of the path | statement alone s | copied as it is s |", "|---|---|---|"]
+        for name in sorted(tables):
+            node = tables[name]
+            compiled = (target / "compiled" / node["package_name"] / node["original_file_path"])
+            relation = node["relation_name"]
+            alone = best(f"create or replace table bench.path_alone as\n"
+                         f"{compiled.read_text(encoding='utf-8')}")
+            copied = best(f"create or replace table bench.path_copy as select * from {relation}")
+            lines.append(f"| {name} | {alone:.2f} | {copied:.2f} |")
+        con.execute("drop table if exists bench.path_alone")
+        con.execute("drop table if exists bench.path_copy")
+        written = best(f"create or replace table bench.path_copy as select * from {WRITTEN_TABLE}")
+        con.execute("drop table if exists bench.path_copy")
+        lines.append(f"| the written limit's table | | {written:.2f} |")
+        return "\n".join(lines)
+    finally:
+        con.close()
+
+
 def fastest(builds: list[Build]) -> Build:
     """Of repeated builds, each model's fewest seconds, the path's and the peak memory's most
     (a loaded machine only ever adds time)."""
@@ -283,7 +328,8 @@ def fastest(builds: list[Build]) -> Build:
                  max(b.peak_rss_mb for b in builds))
 
 
-def bench_shape(shape: Shape, runs: int, repeats: int, reuse: bool) -> tuple[str, RankComparison]:
+def bench_shape(shape: Shape, runs: int, repeats: int, reuse: bool,
+                alone: bool = False) -> tuple[str, RankComparison]:
     raw = not (reuse and shape.db.exists())
     print(f"[{shape.label}] writing {'the raw layer and ' if raw else ''}the seeds into "
           f"{shape.db}", flush=True)
@@ -301,16 +347,18 @@ def bench_shape(shape: Shape, runs: int, repeats: int, reuse: bool) -> tuple[str
     ranks = comparison(shape)
     text = render(shape, fastest(builds), min(numbers), min(written), ranks,
                   (load_before, os.getloadavg()[0]))
+    if alone:
+        text += "\n\n" + path_tables(shape, builds[0].path, runs)
     return text, ranks
 
 
 def run(size: int, shapes: Iterable[str], runs: int, work: Path, reuse: bool,
-        project: Path = REPO, repeats: int = 1) -> int:
+        project: Path = REPO, repeats: int = 1, alone: bool = False) -> int:
     equal = True
     for name in shapes:
         work.mkdir(parents=True, exist_ok=True)
         shape = Shape(name, size, work, shape_project(name, work, project))
-        text, ranks = bench_shape(shape, runs, repeats, reuse)
+        text, ranks = bench_shape(shape, runs, repeats, reuse, alone)
         equal = equal and ranks.equal
         print("\n" + text + "\n", flush=True)
     return 0 if equal else 1
@@ -334,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
                              "e.g. `git archive` of another commit's models, macros and seeds")
     parser.add_argument("--reuse", action="store_true",
                         help="keep a shape's raw layer from an earlier run (same size)")
+    parser.add_argument("--alone", action="store_true",
+                        help="also time each table of the ranking path alone, and copied as it is")
     args = parser.parse_args(argv)
     try:
         size = parse_size(args.size)
@@ -348,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which(DBT) is None:
         parser.error(f"no dbt at {DBT} (make setup)")
     return run(size, shapes, args.runs, args.work.resolve(), args.reuse, args.project.resolve(),
-               args.repeats)
+               args.repeats, args.alone)
 
 
 if __name__ == "__main__":
