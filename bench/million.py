@@ -211,24 +211,36 @@ def limit_statements(query: str) -> tuple[str, str]:
     return numbers, written
 
 
+def connect(shape: Shape) -> duckdb.DuckDBPyConnection:
+    """The shape's warehouse with the profile's DuckDB settings (threads, memory_limit)."""
+    return duckdb.connect(str(shape.db), config={"threads": THREADS, "memory_limit": MEMORY_LIMIT})
+
+
+def best_warm_runs(con: duckdb.DuckDBPyConnection, statements: list[str], runs: int) -> list[float]:
+    """Each statement's fewest seconds of `runs` warm runs, the statements alternated (so that
+    a machine that slows down slows them alike), after one run of each to warm the file's
+    pages."""
+    best = [float("inf")] * len(statements)
+    for run in range(runs + 1):
+        for i, sql in enumerate(statements):
+            started = time.perf_counter()
+            con.execute(sql)
+            if run:  # the first is the warm-up
+                best[i] = min(best[i], time.perf_counter() - started)
+    return best
+
+
 def limits(shape: Shape, runs: int) -> tuple[float, float]:
-    """Best of `runs` warm runs of each hand-written statement (numbers only, written), alternated,
-    after one run of each to warm the file's pages."""
-    con = duckdb.connect(str(shape.db), config={"threads": THREADS, "memory_limit": MEMORY_LIMIT})
+    """Best of `runs` warm runs of each hand-written statement (numbers only, written)."""
+    con = connect(shape)
     try:
         con.execute("create schema if not exists bench")
         con.execute(f"set variable taxonomy = '{shape.taxonomy}'")
         con.execute("set variable weight_set = 'article_2026'")
         con.execute("set variable top_n = 30")
-        statements = limit_statements(LIMIT_SQL.read_text(encoding="utf-8"))
-        best = [float("inf"), float("inf")]
-        for run in range(runs + 1):
-            for i, sql in enumerate(statements):
-                started = time.perf_counter()
-                con.execute(sql)
-                if run:  # the first is the warm-up
-                    best[i] = min(best[i], time.perf_counter() - started)
-        return best[0], best[1]
+        numbers, written = best_warm_runs(
+            con, list(limit_statements(LIMIT_SQL.read_text(encoding="utf-8"))), runs)
+        return numbers, written
     finally:
         con.close()
 
@@ -280,40 +292,28 @@ def render(shape: Shape, built: Build, numbers_s: float, written_s: float,
 
 def path_tables(shape: Shape, path: list[str], runs: int) -> str:
     """Each table of the ranking path, its compiled statement timed alone, and the same table
-    copied as it is (its writing alone), best of `runs` warm runs each in one connection with
-    the profile's settings: where the path's seconds go, beside the two limits."""
+    copied as it is (its writing alone), best of `runs` warm runs each with the profile's
+    settings, beside the written limit's table copied: where the path's seconds go."""
     target = shape.work / "dbt" / shape.label / "target"
     manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
-    tables = {node["name"]: node for node in manifest["nodes"].values()
-              if node["resource_type"] == "model" and node["name"] in path
-              and node["config"]["materialized"] == "table"}
-    con = duckdb.connect(str(shape.db), config={"threads": THREADS, "memory_limit": MEMORY_LIMIT})
-
-    def best(sql: str) -> float:
-        seconds = []
-        for run in range(runs + 1):
-            started = time.perf_counter()
-            con.execute(sql)
-            if run:  # the first is the warm-up
-                seconds.append(time.perf_counter() - started)
-        return min(seconds)
-
+    tables = sorted((node["name"], node) for node in manifest["nodes"].values()
+                    if node["resource_type"] == "model" and node["name"] in path
+                    and node["config"]["materialized"] == "table")
+    con = connect(shape)
     try:
-        con.execute("create schema if not exists bench")
         lines = ["| table of the path | statement alone s | copied as it is s |", "|---|---|---|"]
-        for name in sorted(tables):
-            node = tables[name]
-            compiled = (target / "compiled" / node["package_name"] / node["original_file_path"])
-            relation = node["relation_name"]
-            alone = best(f"create or replace table bench.path_alone as\n"
-                         f"{compiled.read_text(encoding='utf-8')}")
-            copied = best(f"create or replace table bench.path_copy as select * from {relation}")
+        for name, node in tables:
+            compiled = target / "compiled" / node["package_name"] / node["original_file_path"]
+            alone, copied = best_warm_runs(con, [
+                f"create or replace table bench.path_alone as\n{compiled.read_text(encoding='utf-8')}",
+                f"create or replace table bench.path_copy as select * from {node['relation_name']}",
+            ], runs)
             lines.append(f"| {name} | {alone:.2f} | {copied:.2f} |")
+        [written] = best_warm_runs(
+            con, [f"create or replace table bench.path_copy as select * from {WRITTEN_TABLE}"], runs)
+        lines.append(f"| the written limit's table | | {written:.2f} |")
         con.execute("drop table if exists bench.path_alone")
         con.execute("drop table if exists bench.path_copy")
-        written = best(f"create or replace table bench.path_copy as select * from {WRITTEN_TABLE}")
-        con.execute("drop table if exists bench.path_copy")
-        lines.append(f"| the written limit's table | | {written:.2f} |")
         return "\n".join(lines)
     finally:
         con.close()
