@@ -27,7 +27,6 @@ error" and a chained traceback of some 230 lines) is held back.
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import re
 import sys
@@ -96,7 +95,6 @@ class Dbt:
             self._raise_for(parsed, "parse")
             saved_parses.keep(self.target, before)
             MANIFESTS[key] = parsed.result
-            _settle()
         return _uncompiled(MANIFESTS[key])
 
     def invoke(self, *command: str) -> Any:
@@ -167,19 +165,6 @@ class _LockDumpFilter:
 
     def __getattr__(self, name: str) -> Any:  # encoding, fileno, ...: the real stream's
         return getattr(self.stream, name)
-
-
-def _settle() -> None:
-    """Move what lives now (dbt's modules, the parsed project) out of the collector's way.
-
-    Python's cycle collector walks every object it tracks at each full collection, and a dbt
-    command makes enough garbage for several of them: with the parsed project and dbt's modules
-    in the walk, they cost a measurable part of `paperrank rank` (docs/architecture.md, "Speed
-    machinery"; the same peak memory). So once the project is parsed, the garbage
-    of the start is collected and the rest frozen (`gc.freeze`): kept, never walked again. What
-    a command makes afterwards is collected as usual."""
-    gc.collect()
-    gc.freeze()
 
 
 def _uncompiled(manifest: Any) -> Any:
