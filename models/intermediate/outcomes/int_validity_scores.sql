@@ -65,20 +65,10 @@ weight_set as (
 
 ),
 
-mixed_categories as (
-
-    select
-        venue,
-        category
-    from papers
-    where category is not null
-    group by venue, category
-    having bool_or(not is_accepted)
-
-),
-
 -- each paper's values every group of it carries: its signals and field means, its posterior
--- means, its outcomes and its review counts (carried, so that no group joins the papers back)
+-- means, its outcomes and its review counts (carried, so that no group joins the papers back).
+-- The one reader of the papers: DuckDB keeps a CTE read more than once whole, every column of
+-- int_outcome_papers, which spilled past the memory limit at a million papers
 paper_values as (
 
     select
@@ -95,6 +85,18 @@ paper_values as (
     from papers
     left join paper_posteriors
         on papers.paper_id = paper_posteriors.paper_id
+
+),
+
+mixed_categories as (
+
+    select
+        venue,
+        paper_category as category
+    from paper_values
+    where paper_category is not null
+    group by venue, paper_category
+    having bool_or(not is_accepted)
 
 ),
 
@@ -219,16 +221,16 @@ category_scores as (
             rankings.{{ field }}_mean,
         {%- endfor %}
         posterior_composites.posterior_composite as posterior_mean,
-        papers.is_accepted,
-        papers.decision_tier,
-        papers.citations,
+        paper_values.is_accepted,
+        paper_values.decision_tier,
+        paper_values.citations,
         {%- for column in counts %}
-            papers.{{ column }} {%- if not loop.last %},{% endif %}
+            paper_values.{{ column }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
 
     from rankings
-    inner join papers
-        on rankings.paper_id = papers.paper_id
+    inner join paper_values
+        on rankings.paper_id = paper_values.paper_id
     left join posterior_composites
         on rankings.paper_id = posterior_composites.paper_id
 

@@ -79,7 +79,6 @@ categorized as (
         labels.label_rationale,
         labels.label_model,
         labels.label_prompt_hash,
-        labels.labeled_at,
         taxonomy_overrides.override_reason,
         coalesce(taxonomy_overrides.override_category, labels.category) as category,
         coalesce(reviews.review_count, 0) as review_count,
@@ -106,7 +105,6 @@ with_taxonomy as (
     select
         categorized.*,
         taxonomy.slug as category_slug,
-        coalesce(taxonomy.is_ranked, false) as is_category_ranked,
         case
             when categorized.category is null then 'no_label'
             when taxonomy.category is null then 'unknown_category'

@@ -40,8 +40,6 @@ ranked_papers as (
         label_prompt_hash,
         label_confidence,
         label_rationale,
-        primary_area,
-        status,
         review_count,
         {%- for signal in signals %}
             {{ signal }} {%- if not loop.last %},{% endif %}
@@ -144,7 +142,8 @@ ranked as (
 
 ),
 
--- titles, authors, abstracts and links join last, so the sort above does not carry them
+-- titles, authors, abstracts, links, primary areas and statuses join last, so that neither the
+-- sort above nor the rows it joins back carry them
 final as (
 
     select
@@ -162,8 +161,8 @@ final as (
         ranked.label_prompt_hash,
         ranked.label_confidence,
         ranked.label_rationale,
-        ranked.primary_area,
-        ranked.status,
+        paper_texts.primary_area,
+        paper_texts.status,
         paper_texts.forum_url,
         paper_texts.pdf_url,
         ranked.review_count,
