@@ -286,7 +286,7 @@ bench: setup ## the ranking, uncertainty, rank-set, outcome, related-papers, ope
 	@if [ -f "$$PAPERRANK_PUBLISHED_DB" ]; then \
 	    $(PY) -m paperrank.report.bench --db "$$PAPERRANK_PUBLISHED_DB" && \
 	    $(PY) -m bench.rank_sets --db "$$PAPERRANK_PUBLISHED_DB" && \
-	    $(PY) -m bench.outcomes --db "$$PAPERRANK_PUBLISHED_DB"; \
+	    $(PY) -m bench.outcomes --db "$$PAPERRANK_DB"; \
 	else echo "report-page, rank-set and outcome benchmarks of a real build skipped: no published build at $$PAPERRANK_PUBLISHED_DB (make rank first)"; fi
 
 # papers of the million-paper bench's venues (10k, 100k or 1M) and its data shapes (short, long,

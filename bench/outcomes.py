@@ -1,5 +1,6 @@
 """Seconds and peak memory of the outcome models (empirical Bayes, posterior draws, validity)
-on a warehouse that `make rank` has built, `python -m bench.outcomes --db PATH [--vars JSON]`,
+on a working warehouse that `make rank` has built (PAPERRANK_DB: the published copy holds no raw
+layer), `python -m bench.outcomes --db PATH [--vars JSON]`,
 or on a synthetic venue of all its submissions, `python -m bench.outcomes --synthetic 1000000`
 (bench/raw_layer.py's `outcomes` shape; its ranking is built first, untimed).
 
@@ -27,20 +28,16 @@ from bench.measure import measure, sql_seconds
 from bench.raw_layer import write_synthetic
 
 REPO = Path(__file__).resolve().parents[1]
-MODELS = ("int_outcome_papers", "int_eb_priors_fitted", "int_eb_paper_posteriors",
-          "int_eb_posteriors", "int_eb_posterior_draws", "paper_posterior_rankings",
-          "empirical_bayes_priors", "int_validity_scores", "int_validity_groups",
-          "int_validity_group_papers", "int_validity_samples", "int_validity_bootstrap_metrics",
-          "int_validity_reliability", "int_validity_group_scores", "int_validity_sample_auc",
-          "int_validity_sample_spearman", "int_validity_sample_metrics", "ranking_validity")
+# the outcome models: every model of the extra `outcomes` (dbt_project.yml tags its folders), so
+# that a model added to the family is timed with it
+FAMILY = "tag:outcomes"
 
 
 def build_upstream(db: Path, work: Path, dbt_vars: str) -> None:
     """What the outcome models read (the ranking and its inputs), untimed."""
     env = dict(os.environ, PAPERRANK_DB=str(db), DBT_PROFILES_DIR=str(REPO))
-    parents = [f"+{name}" for name in MODELS]
-    measure([str(Path(sys.executable).parent / "dbt"), "build", "-s", *parents,
-             "--exclude", *MODELS, "resource_type:test", "resource_type:unit_test",
+    measure([str(Path(sys.executable).parent / "dbt"), "build", "-s", f"+{FAMILY}",
+             "--exclude", FAMILY, "resource_type:test", "resource_type:unit_test",
              "--vars", dbt_vars, "--target-path", str(work / "target"),
              "--log-path", str(work / "logs")], cwd=REPO, env=env)
 
@@ -50,11 +47,12 @@ def run_once(db: Path, work: Path, dbt_vars: str) -> tuple[dict[str, float], flo
     env = dict(os.environ, PAPERRANK_DB=str(db), DBT_PROFILES_DIR=str(REPO))
     target, logs = work / "target", work / "logs"
     shutil.rmtree(logs, ignore_errors=True)
-    result = measure([str(Path(sys.executable).parent / "dbt"), "run", "-s", *MODELS,
+    result = measure([str(Path(sys.executable).parent / "dbt"), "run", "-s", FAMILY,
                       "--vars", dbt_vars, "--target-path", str(target),
                       "--log-path", str(logs)], cwd=REPO, env=env)
     results = json.loads((target / "run_results.json").read_text())["results"]
-    seconds = {r["unique_id"].split(".")[-1]: r["execution_time"] for r in results}
+    seconds = {r["unique_id"].split(".")[-1]: r["execution_time"] for r in results
+               if r["unique_id"].startswith("model.")}  # not the on-run-start hooks
     sql = sql_seconds(logs, workers_only=True)
     return seconds, sql, result.peak_rss_mb, result.wall_s
 
@@ -88,12 +86,12 @@ def main(argv: list[str] | None = None) -> int:
         for run in range(1, args.runs + 1):
             seconds, sql, peak, wall = run_once(db, work, args.vars)
             load = os.getloadavg()[0]
-            total = sum(seconds.get(name, 0.0) for name in MODELS)
+            total = sum(seconds.values())
             print(f"run {run}: the outcome models take {total:.2f} s as dbt times its nodes, "
                   f"{sql:.2f} s of SQL; dbt wall {wall:.1f} s, peak RSS {peak:.0f} MB, "
                   f"load average {load:.1f}")
-            for name in MODELS:
-                print(f"  {seconds.get(name, float('nan')):7.2f} s  {name}")
+            for name, node_seconds in sorted(seconds.items(), key=lambda item: -item[1]):
+                print(f"  {node_seconds:7.2f} s  {name}")
     return 0
 
 
