@@ -67,8 +67,8 @@ weight_set as (
 
 -- each paper's values every group of it carries: its signals and field means, its posterior
 -- means, its outcomes and its review counts (carried, so that no group joins the papers back).
--- The one reader of the papers: DuckDB keeps a CTE read more than once whole, every column of
--- int_outcome_papers, which spilled past the memory limit at a million papers
+-- The one reader of the papers: DuckDB keeps a CTE read more than once whole (here every column
+-- of int_outcome_papers, past the memory limit at a million papers)
 paper_values as (
 
     select
