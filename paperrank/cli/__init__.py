@@ -60,8 +60,9 @@ def main() -> None:
 def console() -> NoReturn:
     """The `paperrank` console script and `python -m paperrank`: `run`, ended by `exit_now`.
 
-    Why not a plain exit: after a command that loaded dbt, the interpreter's teardown (its
-    seconds: docs/architecture.md, "Speed machinery") comes after the last line was printed. An
+    Why not a plain exit: after a command that loaded dbt, pandas or great-expectations, the
+    interpreter's teardown (its seconds: docs/architecture.md, "Speed machinery") comes after the
+    last line was printed. An
     unexpected error still ends the usual way, with its traceback."""
     exit_now(run(sys.argv[1:]))
 

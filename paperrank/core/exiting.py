@@ -1,12 +1,11 @@
 """End a process whose work is done without the interpreter's teardown.
 
-A process that imported dbt, pandas or great-expectations spends most of a second after its last
-line freeing their objects one by one (measured on `paperrank rank --extras none`: 0.66 s in the
-command's process after its exit handlers, 0.77 s in the quality gates' worker), for memory the
-operating system takes back at once. So the entry points end with `exit_now`: everything an
-orderly exit does that anyone can see still happens (other threads finish, the exit handlers
-run: logging's flush, multiprocessing's finalizers, the gate worker's stop; the standard streams
-are flushed), then the process ends.
+A process that imported dbt, pandas or great-expectations spends a large share of a short
+command after its last line freeing their objects one by one (docs/architecture.md, "Speed
+machinery", has the seconds), for memory the operating system takes back at once. So the entry
+points end with `exit_now`: everything an orderly exit does that anyone can see still happens
+(other threads finish, the exit handlers run: logging's flush, multiprocessing's finalizers, the
+gate worker's stop; the standard streams are flushed), then the process ends.
 """
 
 from __future__ import annotations

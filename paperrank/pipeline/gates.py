@@ -118,7 +118,7 @@ def _serve(pipe: Connection) -> None:
             stage, chosen, environment, folder = pipe.recv()
         except (EOFError, OSError):
             # the caller is done with it: its own exit waits for this one (`_discard_worker`),
-            # which a return made tear down great-expectations and pandas first (0.77 s)
+            # which a return made tear down great-expectations and pandas first
             exit_now(0)
         # the caller's environment and folder as they are now, not as they were when this worker
         # started: a process that runs many commands (a test session, a bench) changes
