@@ -62,8 +62,7 @@ def console() -> NoReturn:
 
     Why not a plain exit: after a command that loaded dbt, pandas or great-expectations, the
     interpreter's teardown (its seconds: docs/architecture.md, "Speed machinery") comes after the
-    last line was printed. An
-    unexpected error still ends the usual way, with its traceback."""
+    last line was printed. An unexpected error still ends the usual way, with its traceback."""
     exit_now(run(sys.argv[1:]))
 
 
