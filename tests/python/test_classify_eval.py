@@ -114,13 +114,15 @@ def test_eval_and_dbt_pick_the_same_latest_label(tmp_path, monkeypatch):
             for p in ids for model, category in (("m1", "AI Systems"), ("m2", "Physical AI"))]))
     finally:
         con.close()
-    Project(db, tmp_path).dbt_in_process("run", "-s", "stg_raw__paper_labels", "int_paper_labels_deduplicated",
-                                         dbt_vars='{"taxonomy": "icml2026"}')
+    project = Project(db, tmp_path)
+    project.dbt_in_process("run", "-s", "stg_raw__paper_labels", dbt_vars='{"taxonomy": "icml2026"}')
+    # the ranking's latest label, read through dbt (the model is a CTE of its readers)
+    shown = project.dbt_in_process(
+        "show", "--inline", "select paper_id, label_model from {{ ref('int_paper_labels_deduplicated') }}",
+        "--limit", "-1", dbt_vars='{"taxonomy": "icml2026"}').results[0].agate_table
+    ranked_with = {row["paper_id"]: row["label_model"] for row in shown}
     con = duckdb.connect(str(db), read_only=True)
     try:
-        ranked_with = dict(con.execute(
-            "select paper_id, label_model from intermediate.int_paper_labels_deduplicated"
-        ).fetchall())
         evaluated = warehouse_labels(con, "icml2026")
     finally:
         con.close()

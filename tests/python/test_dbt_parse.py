@@ -89,10 +89,10 @@ def test_dbt_log_holds_each_statement_only_when_the_operator_asks(
             monkeypatch.setenv("DBT_LOG_LEVEL_FILE", level)
         log.unlink(missing_ok=True)
         with project.environment():
-            pipeline_dbt.Dbt(few_replicates(taxonomy="icml2026")).invoke("run", "--select", "int_weight_set")
+            pipeline_dbt.Dbt(few_replicates(taxonomy="icml2026")).invoke("run", "--select", "stg_raw__reviews")
         text = log.read_text(encoding="utf-8")
-        assert "1 of 1 OK created sql view model intermediate.int_weight_set" in text, text[-2000:]
-        statements.append("On model.paperrank.int_weight_set:" in text)
+        assert "1 of 1 OK created sql view model staging.stg_raw__reviews" in text, text[-2000:]
+        statements.append("On model.paperrank.stg_raw__reviews:" in text)
     assert statements == [False, True]
 
 
