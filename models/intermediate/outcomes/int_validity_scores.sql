@@ -100,6 +100,18 @@ mixed_categories as (
 
 ),
 
+-- the papers of those categories, each category's own group over all its submissions
+mixed_members as (
+
+    select paper_values.*
+    from paper_values
+    inner join mixed_categories
+        on
+            paper_values.venue = mixed_categories.venue
+            and paper_values.paper_category = mixed_categories.category
+
+),
+
 member_signals as (
 
     select
@@ -122,34 +134,53 @@ member_signals as (
     where is_accepted
     union all
     select
-        paper_values.venue,
-        paper_values.paper_category as category,
+        venue,
+        paper_category as category,
         'all_submissions' as population,
         {%- for column in member_columns %}
-            paper_values.{{ column }} {%- if not loop.last %},{% endif %}
+            {{ column }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
-    from paper_values
-    inner join mixed_categories
-        on
-            paper_values.venue = mixed_categories.venue
-            and paper_values.paper_category = mixed_categories.category
+    from mixed_members
 
 ),
 
 -- each group's exact sums of every signal and field mean: the article's z-scores as
--- paper_rankings computes them (macros/statistics/zscore.sql), over the group
+-- paper_rankings computes them (macros/statistics/zscore.sql), over the group. Summed from the
+-- papers' values, one group-by per kind of group, not from member_signals: read once, by
+-- standardized, member_signals streams into the join instead of being kept whole (every group
+-- of every paper, past the memory limit at a million papers)
 group_scales as (
 
     select
         venue,
-        category,
-        population,
+        cast(null as string) as category,
+        'all_submissions' as population,
         {%- for column in scaled %}
             {{ zscore_sums(column) }} {%- if not loop.last %},{% endif %}
         {%- endfor %}
-
-    from member_signals
-    group by venue, category, population
+    from paper_values
+    group by venue
+    union all
+    select
+        venue,
+        cast(null as string) as category,
+        'accepted' as population,
+        {%- for column in scaled %}
+            {{ zscore_sums(column) }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+    from paper_values
+    where is_accepted
+    group by venue
+    union all
+    select
+        venue,
+        paper_category as category,
+        'all_submissions' as population,
+        {%- for column in scaled %}
+            {{ zscore_sums(column) }} {%- if not loop.last %},{% endif %}
+        {%- endfor %}
+    from mixed_members
+    group by venue, paper_category
 
 ),
 
