@@ -33,6 +33,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -254,9 +255,10 @@ def comparison(shape: Shape) -> RankComparison:
 
 
 def render(shape: Shape, built: Build, numbers_s: float, written_s: float,
-           ranks: RankComparison, load: tuple[float, float]) -> str:
+           ranks: RankComparison, load: tuple[float, float], paired: list[float]) -> str:
     """The shape's markdown: a summary line each, then one row per model of LISTED_SECONDS or
-    more (the path's models marked), slowest first."""
+    more (the path's models marked), slowest first. `paired`: each repeat's path over the written
+    statement timed right after it, which a machine's drift between repeats moves less."""
     path_ratio = built.path_s / written_s
     inlined = sum(m not in built.seconds for m in built.path)
     slowest = max(built.seconds, key=built.seconds.__getitem__)
@@ -269,7 +271,9 @@ def render(shape: Shape, built: Build, numbers_s: float, written_s: float,
         f"written with every raw.papers column {written_s:.2f} s",
         f"- ranking path ({len(built.path)} models, {inlined} of them ephemeral): "
         f"{built.path_s:.2f} s = "
-        f"**{path_ratio:.2f}x** the written statement (target {PATH_TARGET}x)",
+        f"**{path_ratio:.2f}x** the written statement (target {PATH_TARGET}x); each repeat "
+        f"against the statement timed right after it: "
+        f"{', '.join(f'{r:.2f}' for r in paired)}x (median {statistics.median(paired):.2f}x)",
         f"- slowest model: {slowest} {built.seconds[slowest]:.2f} s = "
         f"**{slowest_ratio:.2f}x** the numbers-only statement (target {MODEL_TARGET}x); "
         f"models over the target: {', '.join(sorted(over)) or 'none'}",
@@ -341,6 +345,7 @@ def bench_shape(shape: Shape, runs: int, repeats: int, reuse: bool,
     prepare(shape, raw)
     load_before = os.getloadavg()[0]
     builds, numbers, written = [], [], []
+    paired: list[float] = []
     for repeat in range(1, repeats + 1):
         print(f"[{shape.label}] {repeat}/{repeats}: dbt run --threads 1 (load "
               f"{os.getloadavg()[0]:.2f}), then the hand-written statements, best of {runs}",
@@ -349,9 +354,10 @@ def bench_shape(shape: Shape, runs: int, repeats: int, reuse: bool,
         numbers_s, written_s = limits(shape, runs)
         numbers.append(numbers_s)
         written.append(written_s)
+        paired.append(builds[-1].path_s / written_s)
     ranks = comparison(shape)
     text = render(shape, fastest(builds), min(numbers), min(written), ranks,
-                  (load_before, os.getloadavg()[0]))
+                  (load_before, os.getloadavg()[0]), paired)
     if alone:
         text += "\n\n" + path_tables(shape, builds[0].path, runs)
     return text, ranks
