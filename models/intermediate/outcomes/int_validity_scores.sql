@@ -32,6 +32,15 @@
     {%- do member_columns.append(field ~ '_posterior') -%}
 {%- endfor -%}
 {%- do member_columns.append('is_fitted') -%}
+{#- The kinds of group, each over its own papers: the venue over every reviewed submission, the
+    venue over the accepted ones, and each mixed category over all its submissions. member_signals
+    lists each group's papers and group_scales sums each group, both from this one list. -#}
+{%- set groups = [
+    {'papers': 'paper_values', 'category': none, 'population': 'all_submissions', 'where': none},
+    {'papers': 'paper_values', 'category': none, 'population': 'accepted', 'where': 'is_accepted'},
+    {'papers': 'mixed_members', 'category': 'paper_category', 'population': 'all_submissions',
+     'where': none},
+] -%}
 
 with
 
@@ -113,34 +122,23 @@ mixed_members as (
 ),
 
 member_signals as (
+    {%- for group in groups %}
 
-    select
-        venue,
-        cast(null as string) as category,
-        'all_submissions' as population,
-        {%- for column in member_columns %}
-            {{ column }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-    from paper_values
-    union all
-    select
-        venue,
-        cast(null as string) as category,
-        'accepted' as population,
-        {%- for column in member_columns %}
-            {{ column }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-    from paper_values
-    where is_accepted
-    union all
-    select
-        venue,
-        paper_category as category,
-        'all_submissions' as population,
-        {%- for column in member_columns %}
-            {{ column }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-    from mixed_members
+        select
+            venue,
+            {{ group.category or 'cast(null as string)' }} as category,
+            '{{ group.population }}' as population,
+            {%- for column in member_columns %}
+                {{ column }} {%- if not loop.last %},{% endif %}
+            {%- endfor %}
+        from {{ group.papers }}
+        {%- if group.where %}
+            where {{ group.where }}
+        {%- endif %}
+        {%- if not loop.last %}
+            union all
+        {%- endif %}
+    {%- endfor %}
 
 ),
 
@@ -150,37 +148,24 @@ member_signals as (
 -- standardized, member_signals streams into the join instead of being kept whole (every group
 -- of every paper, past the memory limit at a million papers)
 group_scales as (
+    {%- for group in groups %}
 
-    select
-        venue,
-        cast(null as string) as category,
-        'all_submissions' as population,
-        {%- for column in scaled %}
-            {{ zscore_sums(column) }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-    from paper_values
-    group by venue
-    union all
-    select
-        venue,
-        cast(null as string) as category,
-        'accepted' as population,
-        {%- for column in scaled %}
-            {{ zscore_sums(column) }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-    from paper_values
-    where is_accepted
-    group by venue
-    union all
-    select
-        venue,
-        paper_category as category,
-        'all_submissions' as population,
-        {%- for column in scaled %}
-            {{ zscore_sums(column) }} {%- if not loop.last %},{% endif %}
-        {%- endfor %}
-    from mixed_members
-    group by venue, paper_category
+        select
+            venue,
+            {{ group.category or 'cast(null as string)' }} as category,
+            '{{ group.population }}' as population,
+            {%- for column in scaled %}
+                {{ zscore_sums(column) }} {%- if not loop.last %},{% endif %}
+            {%- endfor %}
+        from {{ group.papers }}
+        {%- if group.where %}
+            where {{ group.where }}
+        {%- endif %}
+        group by venue{% if group.category %}, {{ group.category }}{% endif %}
+        {%- if not loop.last %}
+            union all
+        {%- endif %}
+    {%- endfor %}
 
 ),
 
