@@ -20,11 +20,12 @@ from paperrank.engines import dbt_target
 from paperrank.pipeline.dbt import Dbt, DbtFailed
 from paperrank.pipeline.gates import Gates
 from paperrank.pipeline.settings import Settings
-from paperrank.publish.delivery import Published, check_build, deliver
+from paperrank.publish.delivery import Published, deliver
 
 
 def publish_built(chosen: Settings, log: Path) -> Published:
-    """Check the working warehouse's build of `chosen`'s extras and publish it."""
+    """Check the working warehouse's build of `chosen`'s extras and publish it: the publish
+    door refuses a build of other extras before the first check runs."""
     working = db_path()
     if not working.exists():
         raise PaperrankError(f"no working warehouse at {working}; load data and run make build first")
@@ -32,15 +33,16 @@ def publish_built(chosen: Settings, log: Path) -> Published:
     log.parent.mkdir(parents=True, exist_ok=True)
     dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine))
     extras = chosen.extras
-    check_build(working, chosen.engine, extras)  # before anything runs
     gates = Gates(chosen, log)
-    try:
-        steps = Steps(4)  # raw checks, marts agree, mart checks, publish
-        steps.run("raw checks", gates.raw)
-        steps.run("marts agree", lambda: agree(dbt, extras))
+
+    def marts() -> None:
         gates.start_marts()  # the worker fingerprints the raw layer again, then checks the marts
-        return deliver(working, engine=chosen.engine, extras=extras, audit=gates.marts_verdict,
-                       steps=steps)
+        gates.marts_verdict()
+
+    try:
+        return deliver(working, engine=chosen.engine, extras=extras, steps=Steps(4), audit=[
+            ("raw checks", gates.raw), ("marts agree", lambda: agree(dbt, extras)),
+            ("mart checks", marts)])
     finally:
         gates.stop()
 

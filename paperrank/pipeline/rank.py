@@ -66,7 +66,8 @@ def rank(chosen: Settings, export_dir: Path | None, bom: bool, log: Path,
         raw_before = gates.released()
         gates.start_marts()  # the worker fingerprints the raw layer again, then checks the marts
         published = deliver(working, destination, engine=chosen.engine, extras=extras,
-                            audit=lambda: gates.marts_verdict(raw_before), steps=steps)
+                            audit=[("mart checks", lambda: gates.marts_verdict(raw_before))],
+                            steps=steps)
     finally:
         gates.stop()
     return published, destination

@@ -3,8 +3,9 @@
 `deliver` is the one call the pipeline makes to publish (`paperrank.publish.rollback.roll_back`
 is the one to go back). In this order:
 
-    the audit's verdict (the pipeline's mart checks, a callable: nothing is written unless it
-    passes) -> under the publish lock (`paperrank.publish.lock`): compose the new publication
+    the build checked to be one whole build of the extras asked for -> the audit (the
+    pipeline's checks, each a step: nothing is written unless every one passes) -> under the
+    publish lock (`paperrank.publish.lock`): compose the new publication
     (the build's venues from the working warehouse, every other venue as published) -> switch
     the published warehouse and record each venue's build -> the venue's CSVs and its page,
     both written before either is switched
@@ -16,7 +17,7 @@ from this one's publication, so two venues delivered at overlapping times both l
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple, TypeVar
@@ -35,7 +36,7 @@ from paperrank.publish.targets import Destination
 
 T = TypeVar("T")
 
-__all__ = ["Destination", "Published", "check_build", "deliver"]
+__all__ = ["Destination", "Published", "deliver"]
 
 
 class Published(NamedTuple):
@@ -46,16 +47,24 @@ class Published(NamedTuple):
 
 
 def deliver(working: Path, destination: Destination | None = None, *, engine: str = "duckdb",
-            extras: tuple[str, ...] | None = None, audit: Callable[[], None] | None = None,
+            extras: tuple[str, ...] | None = None,
+            audit: Sequence[tuple[str, Callable[[], object]]] = (),
             steps: Steps | None = None, published: Path | None = None,
             keep: int = versions.KEEP) -> Published:
     """Publish the build in `working` (built by `engine`, holding exactly `extras`, or whatever
-    it holds when None) once `audit` has passed, then its venue's CSVs and page to `destination`
-    (none: the published warehouse alone, as `paperrank publish`). `steps` numbers the lines
-    printed (none: nothing printed); `published` defaults to PAPERRANK_PUBLISHED_DB."""
+    it holds when None) once every named check of `audit` has passed, then its venue's CSVs and
+    page to `destination` (none: the published warehouse alone, as `paperrank publish`).
+    `steps` numbers the lines printed (none: nothing printed); `published` defaults to
+    PAPERRANK_PUBLISHED_DB.
+
+    With `extras`, the working warehouse must hold one build of exactly those extras, with every
+    mart it lists, before the audit starts: so the audit checks that build's marts and no
+    earlier build's left beside them."""
     published = published or publication.published_path()
-    if audit is not None:
-        _step(steps, "mart checks", audit)
+    if extras is not None:
+        publication.check_build(working, engine, extras)
+    for name, check in audit:
+        _step(steps, name, check)
     publication.claim(published)  # the versions folder, where the lock lives, is the project's
     doing = f"the delivery of {destination.venue if destination else working}"
     with lock.publishing(published, doing, say=_say(steps)):
@@ -65,12 +74,6 @@ def deliver(working: Path, destination: Destination | None = None, *, engine: st
         if destination is not None:
             _outputs(steps, published, destination)
     return Published(*done)
-
-
-def check_build(working: Path, engine: str, extras: tuple[str, ...]) -> None:
-    """Before an audit of a build made by hand: the working warehouse holds one build of
-    exactly `extras`, with every mart it lists, so the audit checks that build's marts."""
-    publication.check_build(working, engine, extras)
 
 
 def _outputs(steps: Steps | None, published: Path, destination: Destination) -> None:

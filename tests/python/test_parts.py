@@ -316,7 +316,9 @@ def test_a_stale_mart_is_never_published_nor_audited(manifest: Any, built_all: P
     code, printed = publish(project, "all")
     assert code == 2, printed[-3000:]
     assert "holds a build with extras none, not uncertainty,rank_sets,outcomes,picks" in printed
-    assert not project.published.exists()  # refused before anything ran
+    # refused before anything ran: no check, and nothing published
+    assert "raw checks" not in printed and "marts agree" not in printed, printed[-3000:]
+    assert not project.published.exists()
 
     code, printed = publish(project, "none")
     assert code == 0, printed[-3000:]
