@@ -33,18 +33,26 @@ def publish_built(chosen: Settings, log: Path) -> Published:
     log.parent.mkdir(parents=True, exist_ok=True)
     dbt = Dbt(chosen.dbt_vars(), target=dbt_target(chosen.engine))
     extras = chosen.extras
-    gates = Gates(chosen, log)
+    gates: Gates | None = None
+
+    def raw() -> None:
+        nonlocal gates
+        # started by the first check, so a build the door refuses reads no table
+        gates = Gates(chosen, log)
+        gates.raw()
 
     def marts() -> None:
+        assert gates is not None
         gates.start_marts()  # the worker fingerprints the raw layer again, then checks the marts
         gates.marts_verdict()
 
     try:
         return deliver(working, engine=chosen.engine, extras=extras, steps=Steps(4), audit=[
-            ("raw checks", gates.raw), ("marts agree", lambda: agree(dbt, extras)),
+            ("raw checks", raw), ("marts agree", lambda: agree(dbt, extras)),
             ("mart checks", marts)])
     finally:
-        gates.stop()
+        if gates is not None:
+            gates.stop()
 
 
 def agree(dbt: Dbt, extras: tuple[str, ...]) -> None:
