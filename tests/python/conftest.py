@@ -47,6 +47,12 @@ from docs_pages import readme_iclr_example
 from project import ICLR, REPO, Project, replicate_options, require_shared, warehouse_copy
 
 from bench.suite_times import recorded
+from paperrank.core.collector import pace_for_a_command
+
+# A test worker, like a command, holds dbt's parsed project, pandas and great-expectations for as
+# long as it runs: the cycle collector at a command's pace (5% of a module's time where the
+# pipelines run in-process, such as test_settings).
+pace_for_a_command()
 
 # A pytest-xdist worker (make test runs on both cores) has a __main__ without a file; pyspark,
 # installed with the Spark extra and imported by great-expectations, takes that for a doctest run

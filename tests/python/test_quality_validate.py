@@ -64,28 +64,29 @@ def first(project: Project, sql: str) -> str:
         con.close()
 
 
-@pytest.mark.parametrize(("stage", "statement", "culprit", "named"), [
+@pytest.mark.parametrize(("stage", "statement", "culprit", "named", "shown"), [
     pytest.param(
         "raw", "update raw.reviews set rating = 99 where review_id = '{id}'",
-        "select min(review_id) from raw.reviews", "raw.reviews.rating", id="rating-of-99"),
+        "select min(review_id) from raw.reviews", "raw.reviews.rating", "{id}", id="rating-of-99"),
     pytest.param(
         "raw", "insert into raw.reviews select * from raw.reviews where review_id = '{id}'",
-        "select min(review_id) from raw.reviews", "raw.reviews.review_id",
+        "select min(review_id) from raw.reviews", "raw.reviews.review_id", "{id}",
         id="duplicate-review"),
     pytest.param(
         "raw", "delete from raw.reviews where paper_id = '{id}'",
-        "select min(paper_id) from raw.papers where is_accepted", "raw.papers.review_count",
+        "select min(paper_id) from raw.papers where is_accepted", "raw.papers.review_count", "{id}",
         id="accepted-paper-without-reviews"),
     pytest.param(
         "marts",
         # marts.paper_rankings is a view of intermediate.int_papers_ranked
         "update intermediate.int_papers_ranked set local_top_overall = 'nan'::double "
         "where paper_id = '{id}'",
-        "select min(paper_id) from marts.paper_rankings", "marts.paper_rankings.local_top_overall",
-        id="nan-composite"),
+        "select min(paper_id) from marts.paper_rankings", "marts.paper_rankings.scores_not_finite",
+        "local_top_overall=nan", id="nan-composite"),
 ])
 def test_broken_warehouse_fails_naming_table_and_column(
     clean: Project, tmp_path: Path, stage: str, statement: str, culprit: str, named: str,
+    shown: str,
 ) -> None:
     row_id = first(clean, culprit)
     result = gate(broken_copy(clean, tmp_path, statement.format(id=row_id)), stage)
@@ -93,6 +94,7 @@ def test_broken_warehouse_fails_naming_table_and_column(
     failures = [line for line in result.stdout.splitlines() if line.startswith("FAILED ")]
     assert len(failures) == 1 and named in failures[0], result.stdout
     assert row_id in result.stdout  # the offending row is printed
+    assert shown.format(id=row_id) in result.stdout  # with what is wrong in it
 
 
 def test_a_null_or_a_repeated_key_fails_the_models_keys_test_naming_each(
@@ -176,3 +178,20 @@ def test_offline_summary_page_names_the_warehouse_and_escapes_data(clean: Projec
     assert "FAILED" in text and "primary_area" in text
     # the Data Docs beside it are the ones that need a network
     assert "cdn" in (page.parent / "index.html").read_text(encoding="utf-8").lower()
+
+
+def test_every_kind_of_non_finite_score_is_named_with_its_value() -> None:
+    """The marts' one finite-scores check sees a null, a NaN and both infinities in any score
+    column, and names each column with its value; a row of finite scores passes."""
+    import pandas as pd
+
+    from paperrank.quality.suites import MART_SCORE_COLUMNS, scores_not_finite
+
+    rows = pd.DataFrame([{column: 0.5 for column in MART_SCORE_COLUMNS} for _ in range(5)])
+    first, last = MART_SCORE_COLUMNS[0], MART_SCORE_COLUMNS[-1]
+    rows.loc[1, first] = None
+    rows.loc[2, last] = float("nan")
+    rows.loc[3, first] = float("inf")
+    rows.loc[4, [first, last]] = [float("-inf"), float("inf")]
+    assert scores_not_finite(rows).tolist() == [
+        None, f"{first}=nan", f"{last}=nan", f"{first}=inf", f"{first}=-inf, {last}=inf"]
