@@ -18,7 +18,6 @@ from typing import NoReturn
 import click
 
 from paperrank.cli.lazy import LazyGroup
-from paperrank.core.collector import pace_for_a_command
 from paperrank.core.exiting import exit_now
 
 # name -> ("module:attribute", one-line help). The groups with sub-commands (ingest, classify,
@@ -63,9 +62,7 @@ def console() -> NoReturn:
 
     Why not a plain exit: after a command that loaded dbt, pandas or great-expectations, the
     interpreter's teardown (its seconds: docs/architecture.md, "Speed machinery") comes after the
-    last line was printed. An unexpected error still ends the usual way, with its traceback.
-    The cycle collector is paced for one command (`paperrank.core.collector`)."""
-    pace_for_a_command()
+    last line was printed. An unexpected error still ends the usual way, with its traceback."""
     exit_now(run(sys.argv[1:]))
 
 

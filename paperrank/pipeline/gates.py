@@ -33,7 +33,6 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperrank.core.collector import pace_for_a_command
 from paperrank.core.errors import CheckFailed, PaperrankError
 from paperrank.core.exiting import exit_now
 from paperrank.pipeline import fingerprint
@@ -106,7 +105,6 @@ def _answer(pipe: Connection, stage: str, chosen: Settings) -> None:
 def _serve(pipe: Connection) -> None:
     """The worker: answer (stage, settings, environment, folder) requests until the pipe
     closes."""
-    pace_for_a_command()
     main = sys.modules["__main__"]
     if getattr(main, "__spec__", None) is None and not hasattr(main, "__file__"):
         # spawned from `python -c`, this process's __main__ has no file; pyspark (installed with

@@ -36,6 +36,7 @@ every other build excludes them (`Project`).
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,12 +48,13 @@ from docs_pages import readme_iclr_example
 from project import ICLR, REPO, Project, replicate_options, require_shared, warehouse_copy
 
 from bench.suite_times import recorded
-from paperrank.core.collector import pace_for_a_command
 
-# A test worker, like a command, holds dbt's parsed project, pandas and great-expectations for as
-# long as it runs: the cycle collector at a command's pace (5% of a module's time where the
-# pipelines run in-process, such as test_settings).
-pace_for_a_command()
+# A test worker runs a module's pipelines in-process for minutes and holds dbt's parsed projects,
+# pandas and great-expectations all along: at Python's default pace (a collection every 700 new
+# objects) the cycle collector walks those live objects again and again. A collection every
+# 200,000 new objects, the older generations rarely (mypy's setting), took test_settings.py from
+# 36.8 s to 34.9 s (docs/tests.md, "The test workers' collector").
+gc.set_threshold(200_000, 30, 30)
 
 # A pytest-xdist worker (make test runs on both cores) has a __main__ without a file; pyspark,
 # installed with the Spark extra and imported by great-expectations, takes that for a doctest run
