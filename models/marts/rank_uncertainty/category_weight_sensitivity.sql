@@ -29,7 +29,10 @@ scenario_overlaps as (
 ),
 
 -- Kendall's tau between the official and the scenario ranks: ranks have no ties, so
--- tau = 1 - 2 * discordant / pairs; pairs are counted only where the category is small enough
+-- tau = 1 - 2 * discordant / pairs; pairs are counted only where the category is small enough.
+-- Both of a discordant pair's inequalities are join conditions, so that DuckDB joins on the two
+-- ranks' order (an inequality join) instead of forming every pair of the category and filtering;
+-- a scenario with no discordant pair has no row here, and final reads it as 0
 tau_papers as (
 
     select reweighted.*
@@ -49,7 +52,7 @@ discordance as (
         better.venue,
         better.category,
         better.scenario,
-        count(*) filter (where better.scenario_rank > worse.scenario_rank) as discordant_pairs
+        count(*) as discordant_pairs
 
     from tau_papers as better
     inner join tau_papers as worse
@@ -58,6 +61,7 @@ discordance as (
             and better.category = worse.category
             and better.scenario = worse.scenario
             and better.category_rank < worse.category_rank
+            and better.scenario_rank > worse.scenario_rank
     group by better.venue, better.category, better.scenario
 
 ),
