@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import io
 import multiprocessing
 import os
@@ -102,9 +103,12 @@ def _answer(pipe: Connection, stage: str, chosen: Settings) -> None:
         write()
 
 
-def _serve(pipe: Connection) -> None:
+def _serve(pipe: Connection, collect: bool) -> None:
     """The worker: answer (stage, settings, environment, folder) requests until the pipe
-    closes."""
+    closes. `collect`: the cycle collector on, as it is in the process that started it
+    (`paperrank rank` runs without it: paperrank.cli.WITHOUT_COLLECTOR)."""
+    if not collect:
+        gc.disable()
     main = sys.modules["__main__"]
     if getattr(main, "__spec__", None) is None and not hasattr(main, "__file__"):
         # spawned from `python -c`, this process's __main__ has no file; pyspark (installed with
@@ -135,7 +139,8 @@ class _Worker:
     def __init__(self) -> None:
         spawn = multiprocessing.get_context("spawn")
         self.pipe, child_end = spawn.Pipe()
-        self.process: BaseProcess = spawn.Process(target=_serve, args=(child_end,),
+        self.process: BaseProcess = spawn.Process(target=_serve,
+                                                  args=(child_end, gc.isenabled()),
                                                   name="paperrank-gates", daemon=True)
         self.process.start()
         child_end.close()  # the worker's end lives in the worker only: its death closes the pipe
