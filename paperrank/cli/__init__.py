@@ -72,8 +72,9 @@ def console() -> NoReturn:
     Why not a plain exit: after a command that loaded dbt, pandas or great-expectations, the
     interpreter's teardown (its seconds: docs/architecture.md, "Speed machinery") comes after the
     last line was printed. An unexpected error still ends the usual way, with its traceback.
-    A command of `WITHOUT_COLLECTOR` runs with the cycle collector off: the process ends with it,
-    so `run`, which tests and benches call in a process of their own, leaves the collector on."""
+    A command of `WITHOUT_COLLECTOR` runs with the cycle collector off, since the process ends
+    with it; `run`, which tests and benches call in a process that runs command after command,
+    leaves the collector as it is."""
     argv = sys.argv[1:]
     if argv[:1] and argv[0] in WITHOUT_COLLECTOR:
         gc.disable()

@@ -1,6 +1,7 @@
 """`paperrank rank` runs without the cycle collector, in its process and in the quality gates'
-worker it starts; every other command, and `run` called in a process of its own (tests, benches),
-keeps it (paperrank.cli.WITHOUT_COLLECTOR, docs/architecture.md "Speed machinery")."""
+worker it starts; every other command keeps it, as does `run` in a process that runs command
+after command (tests, benches): paperrank.cli.WITHOUT_COLLECTOR, docs/architecture.md "Speed
+machinery"."""
 
 from __future__ import annotations
 
