@@ -53,9 +53,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 # The commands whose process runs without the cycle collector. Each is one batch that ends when
 # its steps are done, and what it builds lives until then: dbt's imported modules and parsed
 # project, then each node's compiled SQL and results. The collector would walk those objects
-# again and again to free a fixed amount: dbt's own reference cycles, which do not grow with the
-# venue's papers. Reference counting frees everything else as before.
-# docs/architecture.md, "Speed machinery", has the seconds saved and the memory kept.
+# again and again to free little, mostly dbt's own reference cycles; reference counting frees
+# everything else as before. docs/architecture.md, "Speed machinery", has the seconds saved and
+# the memory kept.
 WITHOUT_COLLECTOR = frozenset({"rank"})
 
 
