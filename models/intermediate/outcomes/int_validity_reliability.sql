@@ -146,7 +146,8 @@ cuts as (
 
     from clipped
     cross join cut_candidates
-    where clipped.positive_rate > 0 and clipped.positive_rate < 1
+    -- accepted papers have no ceiling (below), so no cut and no grid is computed for them
+    where clipped.population <> 'accepted' and clipped.positive_rate > 0 and clipped.positive_rate < 1
     group by clipped.venue, clipped.category, clipped.population, clipped.outcome, clipped.score
 
 ),
